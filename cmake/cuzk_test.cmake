@@ -1,0 +1,11 @@
+# cuzk_add_test(NAME <name> SOURCES <files...> LIBS <libs...> LABELS <labels...>)
+# One gtest executable; every test case becomes a ctest entry carrying the labels.
+function(cuzk_add_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main Threads::Threads)
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  gtest_discover_tests(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT} DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,337 @@
+// A prime field in Montgomery form: one template for the host and for CUDA devices.
+//
+// Storage is N little-endian 64-bit limbs, always fully reduced (< modulus), so equality is a
+// limb compare and the memory image is the one blst and sppark use. The host multiplies with
+// 64-bit limbs (CIOS, 128-bit products); the device reinterprets the same bytes as 2N 32-bit
+// limbs and multiplies with PTX carry chains (mad.lo.cc / madc.hi.cc), because 32x32-bit
+// multiply-add is the GPU's native integer rate.
+//
+// Both moduli of BLS12-381 leave the top limb's high bit clear, which lets CIOS skip the extra
+// carry word ("no-carry" CIOS): the running sum stays below 2*modulus < 2^(64N).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "field/hd.hpp"
+
+namespace cuzk::field {
+
+template <class P>
+class mont_t {
+ public:
+  using params = P;
+  static constexpr size_t N = P::N;        // 64-bit limbs
+  static constexpr size_t N32 = 2 * P::N;  // 32-bit limbs (device view)
+  static constexpr size_t BYTES = 8 * P::N;
+  static constexpr size_t BITS = P::BITS;
+
+  uint64_t l[N];
+
+  // ---------------------------------------------------------------- constants
+  CUZK_HD static constexpr mont_t zero() {
+    mont_t r{};
+    return r;
+  }
+  CUZK_HD static constexpr mont_t one() {
+    mont_t r{};
+    for (size_t i = 0; i < N; ++i) r.l[i] = P::one(i);
+    return r;
+  }
+  CUZK_HD static constexpr mont_t modulus_limbs() {  // raw p, not a field element
+    mont_t r{};
+    for (size_t i = 0; i < N; ++i) r.l[i] = P::mod(i);
+    return r;
+  }
+
+  // ----------------------------------------------------------- conversions
+  // From a canonical integer (< modulus, little-endian 64-bit limbs) into Montgomery form.
+  CUZK_HD static mont_t from_canonical(const uint64_t (&v)[N]) {
+    mont_t a, rr;
+    for (size_t i = 0; i < N; ++i) {
+      a.l[i] = v[i];
+      rr.l[i] = P::rr(i);
+    }
+    return a * rr;
+  }
+  CUZK_HD static mont_t from_u64(uint64_t x) {
+    uint64_t v[N] = {};
+    v[0] = x;
+    // x may exceed a tiny modulus in theory; both moduli here are far larger than 2^64.
+    return from_canonical(v);
+  }
+  // Back to the canonical integer: multiply by 1 (a Montgomery reduction).
+  CUZK_HD void to_canonical(uint64_t (&out)[N]) const {
+    mont_t one_raw{};
+    one_raw.l[0] = 1;
+    mont_t r = *this * one_raw;
+    for (size_t i = 0; i < N; ++i) out[i] = r.l[i];
+  }
+  // True when v < modulus.
+  CUZK_HD static bool is_canonical(const uint64_t (&v)[N]) {
+    for (size_t i = N; i-- > 0;) {
+      if (v[i] != P::mod(i)) return v[i] < P::mod(i);
+    }
+    return false;  // equal to the modulus
+  }
+
+  // Canonical bytes. Big-endian is the ZCash/IETF encoding; little-endian is snarkjs's.
+  // The readers return false (and leave *this untouched) on a value >= modulus.
+  void to_bytes_be(uint8_t* out) const {
+    uint64_t v[N];
+    to_canonical(v);
+    for (size_t i = 0; i < N; ++i)
+      for (size_t b = 0; b < 8; ++b) out[BYTES - 1 - (8 * i + b)] = uint8_t(v[i] >> (8 * b));
+  }
+  void to_bytes_le(uint8_t* out) const {
+    uint64_t v[N];
+    to_canonical(v);
+    for (size_t i = 0; i < N; ++i)
+      for (size_t b = 0; b < 8; ++b) out[8 * i + b] = uint8_t(v[i] >> (8 * b));
+  }
+  bool from_bytes_be(const uint8_t* in) {
+    uint64_t v[N] = {};
+    for (size_t i = 0; i < N; ++i)
+      for (size_t b = 0; b < 8; ++b) v[i] |= uint64_t(in[BYTES - 1 - (8 * i + b)]) << (8 * b);
+    if (!is_canonical(v)) return false;
+    *this = from_canonical(v);
+    return true;
+  }
+  bool from_bytes_le(const uint8_t* in) {
+    uint64_t v[N] = {};
+    for (size_t i = 0; i < N; ++i)
+      for (size_t b = 0; b < 8; ++b) v[i] |= uint64_t(in[8 * i + b]) << (8 * b);
+    if (!is_canonical(v)) return false;
+    *this = from_canonical(v);
+    return true;
+  }
+
+  // ------------------------------------------------------------ predicates
+  CUZK_HD bool is_zero() const {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < N; ++i) acc |= l[i];
+    return acc == 0;
+  }
+  CUZK_HD bool is_one() const { return *this == one(); }
+  CUZK_HD friend bool operator==(const mont_t& a, const mont_t& b) {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < N; ++i) acc |= a.l[i] ^ b.l[i];
+    return acc == 0;
+  }
+  CUZK_HD friend bool operator!=(const mont_t& a, const mont_t& b) { return !(a == b); }
+
+  // ------------------------------------------------------------ arithmetic
+  CUZK_HD friend mont_t operator+(const mont_t& a, const mont_t& b) {
+    mont_t r;
+    add_mod(r, a, b);
+    return r;
+  }
+  CUZK_HD friend mont_t operator-(const mont_t& a, const mont_t& b) {
+    mont_t r;
+    sub_mod(r, a, b);
+    return r;
+  }
+  CUZK_HD mont_t operator-() const {
+    mont_t r;
+    sub_mod(r, zero(), *this);
+    return r;
+  }
+  CUZK_HD friend mont_t operator*(const mont_t& a, const mont_t& b) {
+    mont_t r;
+    mul_mont(r, a, b);
+    return r;
+  }
+  CUZK_HD mont_t& operator+=(const mont_t& b) { return *this = *this + b; }
+  CUZK_HD mont_t& operator-=(const mont_t& b) { return *this = *this - b; }
+  CUZK_HD mont_t& operator*=(const mont_t& b) { return *this = *this * b; }
+  CUZK_HD mont_t sqr() const { return *this * *this; }
+  CUZK_HD mont_t dbl() const { return *this + *this; }
+
+  // a^e for an exponent of `n` little-endian 64-bit limbs, left-to-right square-and-multiply.
+  CUZK_HD mont_t pow(const uint64_t* e, size_t n) const {
+    mont_t r = one();
+    for (size_t i = n; i-- > 0;)
+      for (int b = 63; b >= 0; --b) {
+        r = r.sqr();
+        if ((e[i] >> b) & 1) r *= *this;
+      }
+    return r;
+  }
+  CUZK_HD mont_t pow(uint64_t e) const { return pow(&e, 1); }
+
+  // a^(p-2): Fermat inverse. Zero maps to zero; callers that care check is_zero() first.
+  CUZK_HD mont_t inverse() const {
+    uint64_t e[N];
+    uint64_t borrow = 2;
+    for (size_t i = 0; i < N; ++i) {
+      uint64_t m = P::mod(i);
+      e[i] = m - borrow;
+      borrow = m < borrow ? 1 : 0;
+    }
+    return pow(e, N);
+  }
+
+ private:
+  // ---------------------------------------------------------- limb kernels
+  // r = a + b mod p, inputs fully reduced.
+  CUZK_HD static void add_mod(mont_t& r, const mont_t& a, const mont_t& b) {
+#if CUZK_DEVICE_CODE
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+    uint32_t s[N32], t[N32];
+    asm("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(x[0]), "r"(y[0]));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i) asm("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(x[i]), "r"(y[i]));
+    // s < 2p < 2^(32*N32): no carry out. Now t = s - p; keep s if that borrows.
+    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(mod32(0)));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(mod32(i)));
+    uint32_t borrow;
+    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) out[i] = borrow ? s[i] : t[i];
+#else
+    uint64_t s[N], t[N];
+    unsigned __int128 c = 0;
+    for (size_t i = 0; i < N; ++i) {
+      c += (unsigned __int128)a.l[i] + b.l[i];
+      s[i] = uint64_t(c);
+      c >>= 64;
+    }
+    select_reduced(r, s, t);
+#endif
+  }
+
+  // r = a - b mod p.
+  CUZK_HD static void sub_mod(mont_t& r, const mont_t& a, const mont_t& b) {
+#if CUZK_DEVICE_CODE
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+    uint32_t d[N32];
+    asm("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(x[0]), "r"(y[0]));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(x[i]), "r"(y[i]));
+    uint32_t mask;
+    asm("subc.u32 %0, 0, 0;" : "=r"(mask));  // 0xffffffff on borrow
+    uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
+    asm("add.cc.u32 %0, %1, %2;" : "=r"(out[0]) : "r"(d[0]), "r"(mod32(0) & mask));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i)
+      asm("addc.cc.u32 %0, %1, %2;" : "=r"(out[i]) : "r"(d[i]), "r"(mod32(i) & mask));
+#else
+    uint64_t d[N];
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < N; ++i) {
+      unsigned __int128 t = (unsigned __int128)a.l[i] - b.l[i] - borrow;
+      d[i] = uint64_t(t);
+      borrow = uint64_t(t >> 64) & 1;
+    }
+    const uint64_t mask = 0 - borrow;
+    unsigned __int128 c = 0;
+    for (size_t i = 0; i < N; ++i) {
+      c += (unsigned __int128)d[i] + (P::mod(i) & mask);
+      r.l[i] = uint64_t(c);
+      c >>= 64;
+    }
+#endif
+  }
+
+#if !CUZK_DEVICE_CODE
+  // r = s >= p ? s - p : s, with s < 2p. t is scratch.
+  static inline void select_reduced(mont_t& r, const uint64_t (&s)[N], uint64_t (&t)[N]) {
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < N; ++i) {
+      unsigned __int128 d = (unsigned __int128)s[i] - P::mod(i) - borrow;
+      t[i] = uint64_t(d);
+      borrow = uint64_t(d >> 64) & 1;
+    }
+    const uint64_t keep = 0 - borrow;  // all ones when s < p
+    for (size_t i = 0; i < N; ++i) r.l[i] = (s[i] & keep) | (t[i] & ~keep);
+  }
+#endif
+
+#if CUZK_DEVICE_CODE
+  __device__ static constexpr uint32_t mod32(size_t i) { return uint32_t(P::mod(i / 2) >> (32 * (i % 2))); }
+  // Row step of CIOS on 32-bit limbs: acc[0..N32+1] += x[0..N32-1] * y, as two carry chains
+  // (the low halves of the products, then the high halves shifted by one limb).
+  __device__ static __forceinline__ void mad_row(uint32_t (&acc)[N32 + 2], const uint32_t* x, uint32_t y) {
+    asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x[0]), "r"(y));
+#pragma unroll
+    for (size_t j = 1; j < N32; ++j) asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x[j]), "r"(y));
+    asm("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
+    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+    asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x[0]), "r"(y));
+#pragma unroll
+    for (size_t j = 1; j < N32; ++j)
+      asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x[j]), "r"(y));
+    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+  }
+  __device__ static __forceinline__ void mad_row_mod(uint32_t (&acc)[N32 + 2], uint32_t y) {
+    asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(mod32(0)), "r"(y));
+#pragma unroll
+    for (size_t j = 1; j < N32; ++j)
+      asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(mod32(j)), "r"(y));
+    asm("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
+    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+    asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(mod32(0)), "r"(y));
+#pragma unroll
+    for (size_t j = 1; j < N32; ++j)
+      asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(mod32(j)), "r"(y));
+    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+  }
+#endif
+
+  // r = a * b * R^-1 mod p.
+  CUZK_HD static void mul_mont(mont_t& r, const mont_t& a, const mont_t& b) {
+#if CUZK_DEVICE_CODE
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+    constexpr uint32_t m0 = uint32_t(P::M0);  // -p^-1 mod 2^32
+    uint32_t acc[N32 + 2];
+#pragma unroll
+    for (size_t j = 0; j < N32 + 2; ++j) acc[j] = 0;
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) {
+      mad_row(acc, x, y[i]);
+      const uint32_t m = acc[0] * m0;
+      mad_row_mod(acc, m);  // acc[0] becomes 0
+#pragma unroll
+      for (size_t j = 0; j < N32 + 1; ++j) acc[j] = acc[j + 1];
+      acc[N32 + 1] = 0;
+    }
+    // acc < 2p: conditional subtraction.
+    uint32_t t[N32];
+    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
+    uint32_t borrow;
+    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) out[i] = borrow ? acc[i] : t[i];
+#else
+    // No-carry CIOS (both BLS12-381 moduli have a spare top bit).
+    uint64_t t[N] = {};
+    for (size_t i = 0; i < N; ++i) {
+      unsigned __int128 A = (unsigned __int128)a.l[0] * b.l[i] + t[0];
+      const uint64_t m = uint64_t(A) * P::M0;
+      unsigned __int128 C = (unsigned __int128)m * P::mod(0) + uint64_t(A);
+      A >>= 64;
+      C >>= 64;
+      for (size_t j = 1; j < N; ++j) {
+        A += (unsigned __int128)a.l[j] * b.l[i] + t[j];
+        C += (unsigned __int128)m * P::mod(j) + uint64_t(A);
+        t[j - 1] = uint64_t(C);
+        A >>= 64;
+        C >>= 64;
+      }
+      t[N - 1] = uint64_t(C) + uint64_t(A);
+    }
+    uint64_t s[N];
+    select_reduced(r, t, s);
+#endif
+  }
+};
+
+}  // namespace cuzk::field
