@@ -1,0 +1,17 @@
+// Splits [0, n) into one contiguous range per hardware thread and runs `fn(begin, end)` on each.
+// Point decoding is the only heavy work in io/ (100 M points of a large .params), and it is
+// embarrassingly parallel; a full thread pool would buy nothing here.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+#include "common/result.hpp"
+
+namespace cuzk::io {
+
+// Returns the error of the lowest-numbered failing range, so that the message names the first
+// bad element no matter how the work was scheduled. Ranges are at least `min_chunk` long.
+Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(size_t, size_t)>& fn);
+
+}  // namespace cuzk::io
