@@ -1,0 +1,13 @@
+// The subcommands of `cuzk`. Each lives in its own file and adds itself to the app through one
+// register function, so a new command is a new file plus one line in main.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace cuzk::cli {
+
+// A command stores its process exit status in `status` when it runs; main() returns it. (CLI11
+// callbacks return void, and exit codes other than 0/1 matter to scripts, e.g. "verify failed".)
+void register_selfcheck(CLI::App& app, int& status);
+
+}  // namespace cuzk::cli

@@ -1,0 +1,16 @@
+// `cuzk`: the command line of the cuzk Groth16 prover.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk: Groth16 prover over BLS12-381 (GPU and CPU)", "cuzk"};
+  app.set_version_flag("--version", "cuzk " CUZK_VERSION);
+  app.require_subcommand(1);
+
+  int status = 0;
+  cuzk::cli::register_selfcheck(app, status);
+
+  CLI11_PARSE(app, argc, argv);
+  return status;
+}
