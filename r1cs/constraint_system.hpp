@@ -1,0 +1,141 @@
+// Rank-1 constraint systems: variables, linear combinations and the interface circuits are written
+// against. Semantics follow bellperson (reference/formats.md §3.1): input 0 is the constant ONE,
+// a linear combination keeps one merged coefficient per variable, and a constraint says
+// <a, w> * <b, w> = <c, w>.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "field/fields.hpp"
+
+namespace cuzk::r1cs {
+
+// A wire of the circuit: an input (public, index 0 is ONE) or an auxiliary (private) variable.
+struct Variable {
+  enum class Kind : uint32_t { input = 0, aux = 1 };
+
+  uint32_t index = 0;
+  Kind kind = Kind::input;
+
+  static constexpr Variable one() { return {0, Kind::input}; }
+  static constexpr Variable input(uint32_t i) { return {i, Kind::input}; }
+  static constexpr Variable aux(uint32_t i) { return {i, Kind::aux}; }
+  constexpr bool is_input() const { return kind == Kind::input; }
+  // Inputs order before auxiliaries, then by index: the order bellperson iterates an LC in.
+  constexpr uint64_t key() const { return (uint64_t(kind) << 32) | index; }
+  friend constexpr bool operator==(Variable x, Variable y) { return x.key() == y.key(); }
+};
+
+struct Term {
+  Variable var;
+  Fr coeff;
+};
+
+// Σ coeff_k · var_k with at most one term per variable, sorted by Variable::key(). Adding a variable
+// that is already present adds to its coefficient, so a term whose coefficients cancel stays with a
+// zero coefficient, exactly like bellperson's Indexer; evaluation and density tracking skip it.
+// Up to three terms live inline: most constraints of real circuits have 1–3 terms per side, and
+// synthesis creates hundreds of millions of these.
+class LinearCombination {
+ public:
+  LinearCombination() = default;
+  LinearCombination(Variable v) { add(v, Fr::one()); }  // NOLINT(google-explicit-constructor)
+  LinearCombination(Variable v, const Fr& coeff) { add(v, coeff); }
+
+  static LinearCombination zero() { return {}; }
+  // c · ONE; the empty combination when c is zero.
+  static LinearCombination constant(const Fr& c) {
+    LinearCombination lc;
+    if (!c.is_zero()) lc.add(Variable::one(), c);
+    return lc;
+  }
+
+  LinearCombination& add(Variable v, const Fr& coeff);
+  LinearCombination& add(const LinearCombination& other, const Fr& scale);
+  LinearCombination& add(const LinearCombination& other);
+  LinearCombination& sub(const LinearCombination& other);
+  LinearCombination& scale(const Fr& s);
+
+  LinearCombination& operator+=(const LinearCombination& o) { return add(o); }
+  LinearCombination& operator-=(const LinearCombination& o) { return sub(o); }
+  friend LinearCombination operator+(LinearCombination x, const LinearCombination& y) { return x.add(y); }
+  friend LinearCombination operator-(LinearCombination x, const LinearCombination& y) { return x.sub(y); }
+  friend LinearCombination operator*(LinearCombination x, const Fr& s) { return x.scale(s); }
+  friend LinearCombination operator*(const Fr& s, LinearCombination x) { return x.scale(s); }
+
+  std::span<const Term> terms() const {
+    return big_.empty() ? std::span<const Term>(small_.data(), size_) : std::span<const Term>(big_);
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // <lc, w>; every variable must be within the assignments.
+  Fr evaluate(std::span<const Fr> inputs, std::span<const Fr> aux) const;
+
+ private:
+  static constexpr size_t kInline = 3;
+  std::array<Term, kInline> small_{};
+  std::vector<Term> big_;  // all terms once there are more than kInline
+  uint32_t size_ = 0;
+};
+
+// A bitmap over variables, bit i in bit i%64 of word i/64 (bitvec Lsb0 over u64, as supraseal
+// reads it), with the number of set bits kept alongside.
+struct DensityBitmap {
+  std::vector<uint64_t> words;
+  size_t bit_len = 0;
+  size_t popcount = 0;
+
+  void push(bool bit);
+  // Sets bit i (< bit_len), counting it once however often it is set.
+  void set(size_t i) {
+    const uint64_t m = uint64_t(1) << (i % 64);
+    uint64_t& w = words[i / 64];
+    popcount += (w & m) == 0;
+    w |= m;
+  }
+  bool get(size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
+  void resize(size_t bits);  // new bits are clear
+  void recount();            // popcount from the words
+  friend bool operator==(const DensityBitmap&, const DensityBitmap&) = default;
+};
+
+// What synthesis hands the prover: evaluations of the three sides at every constraint (the
+// circuit's constraints, then one x_i · 0 = 0 per input), the assignment and the densities.
+// A has full density on inputs, so there is no A-input bitmap.
+struct Assignment {
+  std::vector<Fr> a, b, c;
+  std::vector<Fr> input_assignment;  // [0] = ONE
+  std::vector<Fr> aux_assignment;
+  DensityBitmap a_aux_density;
+  DensityBitmap b_input_density;
+  DensityBitmap b_aux_density;
+
+  size_t num_constraints() const { return a.size(); }
+};
+
+// What circuits and gadgets are written against. Allocation and enforcement cannot fail: a system
+// that cannot honour a call (used after it was finished, say) keeps the error and reports it when
+// its result is taken.
+class ConstraintSystem {
+ public:
+  virtual ~ConstraintSystem() = default;
+
+  // False when only the shape of the circuit is wanted (setup): values given to alloc are then
+  // ignored, and gadgets may skip computing them.
+  virtual bool has_values() const = 0;
+  virtual Variable alloc(const Fr& value) = 0;
+  virtual Variable alloc_input(const Fr& value) = 0;
+  virtual void enforce(const LinearCombination& a, const LinearCombination& b,
+                       const LinearCombination& c) = 0;
+
+  virtual size_t num_inputs() const = 0;  // including ONE
+  virtual size_t num_aux() const = 0;
+  virtual size_t num_constraints() const = 0;  // so far, without the input constraints
+};
+
+}  // namespace cuzk::r1cs

@@ -1,0 +1,157 @@
+#include "r1cs/gadgets/sha256.hpp"
+
+#include <bit>
+
+namespace cuzk::r1cs {
+
+namespace {
+
+constexpr uint32_t kRoundConstants[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+// The message followed by 1, zeros to 448 mod 512, and the 64-bit big-endian bit length.
+template <class Bit>
+std::vector<Bit> pad(std::span<const Bit> message, Bit zero, Bit one) {
+  std::vector<Bit> out(message.begin(), message.end());
+  const uint64_t len = message.size();
+  out.push_back(one);
+  while (out.size() % 512 != 448) out.push_back(zero);
+  for (int i = 63; i >= 0; --i) out.push_back(((len >> i) & 1) ? one : zero);
+  return out;
+}
+
+UInt32 xor3(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+  return xor_words(cs, xor_words(cs, a, b), c);
+}
+
+}  // namespace
+
+void sha256_compress(Sha256State& state, const uint8_t block[64]) {
+  uint32_t w[64];
+  for (int i = 0; i < 16; ++i)
+    w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 | uint32_t(block[4 * i + 2]) << 8 |
+           uint32_t(block[4 * i + 3]);
+  for (int i = 16; i < 64; ++i) {
+    const uint32_t s0 = std::rotr(w[i - 15], 7) ^ std::rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    const uint32_t s1 = std::rotr(w[i - 2], 17) ^ std::rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+  uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+  for (int i = 0; i < 64; ++i) {
+    const uint32_t s1 = std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25);
+    const uint32_t ch = (e & f) ^ (~e & g);
+    const uint32_t t1 = h + s1 + ch + kRoundConstants[i] + w[i];
+    const uint32_t s0 = std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22);
+    const uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + s0 + maj;
+  }
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
+  state[4] += e;
+  state[5] += f;
+  state[6] += g;
+  state[7] += h;
+}
+
+std::array<uint8_t, 32> sha256(std::span<const uint8_t> message) {
+  std::vector<uint8_t> m(message.begin(), message.end());
+  const uint64_t bit_len = uint64_t(message.size()) * 8;
+  m.push_back(0x80);
+  while (m.size() % 64 != 56) m.push_back(0);
+  for (int i = 7; i >= 0; --i) m.push_back(uint8_t(bit_len >> (8 * i)));
+  Sha256State state = kSha256Iv;
+  for (size_t off = 0; off < m.size(); off += 64) sha256_compress(state, m.data() + off);
+  std::array<uint8_t, 32> out{};
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 4; ++j) out[size_t(4 * i + j)] = uint8_t(state[size_t(i)] >> (24 - 8 * j));
+  return out;
+}
+
+std::array<UInt32, 8> sha256_compress_circuit(ConstraintSystem& cs, const std::array<UInt32, 8>& state,
+                                              std::span<const Boolean> block_bits) {
+  std::vector<UInt32> w;
+  w.reserve(64);
+  for (size_t i = 0; i < 16; ++i) w.push_back(UInt32::from_bits_be(block_bits.subspan(32 * i, 32)));
+  for (size_t i = 16; i < 64; ++i) {
+    const UInt32 s0 = xor3(cs, w[i - 15].rotr(7), w[i - 15].rotr(18), w[i - 15].shr(3));
+    const UInt32 s1 = xor3(cs, w[i - 2].rotr(17), w[i - 2].rotr(19), w[i - 2].shr(10));
+    const UInt32 ops[] = {w[i - 16], s0, w[i - 7], s1};
+    w.push_back(add_words(cs, ops));
+  }
+  UInt32 a = state[0], b = state[1], c = state[2], d = state[3];
+  UInt32 e = state[4], f = state[5], g = state[6], h = state[7];
+  for (size_t i = 0; i < 64; ++i) {
+    const UInt32 s1 = xor3(cs, e.rotr(6), e.rotr(11), e.rotr(25));
+    const UInt32 ch = ch_words(cs, e, f, g);
+    const UInt32 k = UInt32::constant(kRoundConstants[i]);
+    const UInt32 s0 = xor3(cs, a.rotr(2), a.rotr(13), a.rotr(22));
+    const UInt32 maj = maj_words(cs, a, b, c);
+    // t1 = h + S1 + ch + k + w is never needed on its own: e and a each absorb it in one addition.
+    const UInt32 new_e[] = {d, h, s1, ch, k, w[i]};
+    const UInt32 new_a[] = {h, s1, ch, k, w[i], s0, maj};
+    h = g;
+    g = f;
+    f = e;
+    e = add_words(cs, new_e);
+    d = c;
+    c = b;
+    b = a;
+    a = add_words(cs, new_a);
+  }
+  const UInt32 out_words[8] = {a, b, c, d, e, f, g, h};
+  std::array<UInt32, 8> out;
+  for (size_t i = 0; i < 8; ++i) {
+    const UInt32 ops[] = {state[i], out_words[i]};
+    out[i] = add_words(cs, ops);
+  }
+  return out;
+}
+
+std::vector<Boolean> sha256_circuit(ConstraintSystem& cs, std::span<const Boolean> message_bits) {
+  const std::vector<Boolean> padded = pad(message_bits, Boolean::constant(false), Boolean::constant(true));
+  std::array<UInt32, 8> state;
+  for (size_t i = 0; i < 8; ++i) state[i] = UInt32::constant(kSha256Iv[i]);
+  for (size_t off = 0; off < padded.size(); off += 512)
+    state = sha256_compress_circuit(cs, state, std::span<const Boolean>(padded).subspan(off, 512));
+  std::vector<Boolean> digest;
+  digest.reserve(256);
+  for (const UInt32& word : state) {
+    const std::vector<Boolean> be = word.bits_be();
+    digest.insert(digest.end(), be.begin(), be.end());
+  }
+  return digest;
+}
+
+std::vector<bool> bytes_to_bits(std::span<const uint8_t> bytes) {
+  std::vector<bool> bits;
+  bits.reserve(bytes.size() * 8);
+  for (uint8_t byte : bytes)
+    for (int i = 7; i >= 0; --i) bits.push_back((byte >> i) & 1);
+  return bits;
+}
+
+std::vector<uint8_t> bits_to_bytes(std::span<const Boolean> bits) {
+  std::vector<uint8_t> bytes((bits.size() + 7) / 8, 0);
+  for (size_t i = 0; i < bits.size(); ++i)
+    if (bits[i].value()) bytes[i / 8] |= uint8_t(0x80 >> (i % 8));
+  return bytes;
+}
+
+}  // namespace cuzk::r1cs
