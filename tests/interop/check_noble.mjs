@@ -57,9 +57,19 @@ const point = (G) => ({
 const g1 = point(G1);
 const g2 = point(G2);
 
-// Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - (u + 1)): twelve Fp coefficients, c0.c0.c0 first.
-const fp12Enc = (x) =>
-  [x.c0, x.c1].flatMap((f6) => [f6.c0, f6.c1, f6.c2].flatMap((f2) => [f2.c0, f2.c1])).map(fp.enc).join("");
+// Fp12 = Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - (u + 1)): twelve Fp coefficients, c0.c0.c0 first,
+// each Fp2 as c0 then c1.
+const fp12 = {
+  enc: (x) =>
+    [x.c0, x.c1].flatMap((f6) => [f6.c0, f6.c1, f6.c2].flatMap((f2) => [f2.c0, f2.c1])).map(fp.enc).join(""),
+  parse: (h) => {
+    const c = Array.from({ length: 12 }, (_, i) => big(h.slice(96 * i, 96 * (i + 1))));
+    const f2 = (i) => Fp2.create({ c0: c[i], c1: c[i + 1] });
+    const f6 = (i) => ({ c0: f2(i), c1: f2(i + 2), c2: f2(i + 4) });
+    return Fp12.create({ c0: f6(0), c1: f6(6) });
+  },
+  F: Fp12,
+};
 
 // ---------------------------------------------------------------- the recomputations
 // Each returns the expected hex, or null for "no result", from the case's inputs.
@@ -112,7 +122,19 @@ const ops = {
   ...fieldOps(fp2, "fp2"),
   ...pointOps(g1, "g1", G1),
   ...pointOps(g2, "g2", G2),
-  pairing: ([a, b]) => fp12Enc(bls.pairing(g1.parse(a), g2.parse(b))),
+  ...fieldOps(fp12, "fp12"),
+  fp12_frobenius: ([a, k]) => fp12.enc(Fp12.frobeniusMap(fp12.parse(a), Number(big(k)))),
+  // noble refuses infinity in pairings; by definition such a pair contributes one.
+  pairing: ([a, b]) => {
+    const [P, Q] = [g1.parse(a), g2.parse(b)];
+    return fp12.enc(P.is0() || Q.is0() ? Fp12.ONE : bls.pairing(P, Q));
+  },
+  multi_pairing: (ins) => {
+    const pairs = [];
+    for (let i = 0; i < ins.length; i += 2) pairs.push({ g1: g1.parse(ins[i]), g2: g2.parse(ins[i + 1]) });
+    const live = pairs.filter(({ g1: P, g2: Q }) => !P.is0() && !Q.is0());
+    return fp12.enc(live.length ? bls.pairingBatch(live) : Fp12.ONE);
+  },
 };
 
 // ---------------------------------------------------------------- compare

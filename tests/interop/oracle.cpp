@@ -8,6 +8,7 @@
 // Fp2 c1 || c0; points in ZCash encodings (uncompressed unless the op is about compression).
 // The node script recomputes each case independently and compares the bytes, so every byte here
 // is a claim about cuzk that @noble/curves can refute.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -20,14 +21,18 @@
 #include "curve/encoding.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
+#include "curve/pairing/pairing.hpp"
 #include "field/fields.hpp"
+#include "field/fp12.hpp"
 #include "field/fp2.hpp"
 #include "field/sqrt.hpp"
 
 namespace {
 
 using cuzk::Fp;
+using cuzk::Fp12;
 using cuzk::Fp2;
+using cuzk::Fp6;
 using cuzk::Fr;
 using cuzk::G1Affine;
 using cuzk::G1Jacobian;
@@ -57,6 +62,18 @@ Bytes enc(const F& a) {
 Bytes enc(const Fp2& a) {  // ZCash order: c1 first
   Bytes b = enc(a.c1), c0 = enc(a.c0);
   b.insert(b.end(), c0.begin(), c0.end());
+  return b;
+}
+// Fp12: the twelve Fp coefficients in storage order, c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1
+// (unlike point coordinates, each Fp2 here is c0 then c1).
+Bytes enc(const Fp12& a) {
+  Bytes b;
+  for (const Fp6* h : {&a.c0, &a.c1})
+    for (const Fp2* c : {&h->c0, &h->c1, &h->c2})
+      for (const Fp* x : {&c->c0, &c->c1}) {
+        const Bytes e = enc(*x);
+        b.insert(b.end(), e.begin(), e.end());
+      }
   return b;
 }
 Bytes enc(const G1Affine& p) {
@@ -92,6 +109,11 @@ Fp2 fp2_input(Rng& g) {
   if (g() % 8 == 0) return {Fp::zero(), field_input<Fp>(g)};  // purely imaginary
   if (g() % 8 == 0) return {field_input<Fp>(g), Fp::zero()};  // in Fp
   return {field_input<Fp>(g), field_input<Fp>(g)};
+}
+Fp12 fp12_input(Rng& g) {
+  auto f6 = [&g] { return Fp6{fp2_input(g), fp2_input(g), fp2_input(g)}; };
+  if (g() % 8 == 0) return Fp12::one();
+  return {f6(), f6()};
 }
 template <class A>
 A point_input(Rng& g) {
@@ -147,6 +169,17 @@ void fp2_cases(Rng& g, int n) {
         emit("fp2_sqrt", {enc(s)}, nullptr);
       }
     }
+  }
+}
+
+void fp12_cases(Rng& g, int n) {
+  for (int i = 0; i < n; ++i) {
+    const Fp12 a = fp12_input(g), b = fp12_input(g);
+    emit("fp12_mul", {enc(a), enc(b)}, enc(a * b));
+    emit("fp12_sqr", {enc(a)}, enc(a.sqr()));
+    if (!a.is_zero()) emit("fp12_inv", {enc(a)}, enc(a.inverse()));
+    const unsigned k = 1 + unsigned(g() % 11);
+    emit("fp12_frobenius", {enc(a), {uint8_t(k)}}, enc(a.frobenius_map(k)));
   }
 }
 
@@ -268,6 +301,27 @@ void point_cases(Rng& g, int n) {
   }
 }
 
+// ------------------------------------------------------------------ pairings
+// e(aG1, bG2) for random a, b (a pairing costs noble ~10 ms, so fewer of these), and products.
+void pairing_cases(Rng& g, int n) {
+  for (int i = 0; i < n; ++i) {
+    const G1Affine p = point_input<G1Affine>(g);
+    const G2Affine q = point_input<G2Affine>(g);
+    emit("pairing", {enc(p), enc(q)}, enc(cuzk::pairing(p, q)));
+  }
+  for (int i = 0; i < n / 2; ++i) {
+    std::vector<cuzk::PairingInput> pairs(1 + g() % 4);
+    std::vector<Bytes> in;
+    for (auto& [p, q] : pairs) {
+      p = point_input<G1Affine>(g);
+      q = point_input<G2Affine>(g);
+      in.push_back(enc(p));
+      in.push_back(enc(q));
+    }
+    emit("multi_pairing", in, enc(cuzk::multi_pairing(pairs)));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -283,5 +337,7 @@ int main(int argc, char** argv) {
   fp2_cases(g, n);
   point_cases<G1Ops>(g, n);
   point_cases<G2Ops>(g, n);
+  fp12_cases(g, n);
+  pairing_cases(g, std::max(1, n / 4));
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
