@@ -10,10 +10,12 @@
 // carry word ("no-carry" CIOS): the running sum stays below 2*modulus < 2^(64N).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
 #include "field/hd.hpp"
+#include "field/mont_x86_64.hpp"
 
 namespace cuzk::field {
 
@@ -310,7 +312,32 @@ class mont_t {
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
 #pragma unroll
     for (size_t i = 0; i < N32; ++i) out[i] = borrow ? acc[i] : t[i];
+#elif CUZK_FIELD_X86_64_ASM
+    if constexpr (N == 4 || N == 6) {
+      // mulx/adcx/adox CIOS (field/mont_x86_64.hpp), about twice the speed of the code below.
+      static_assert((P::mod(N - 1) >> 63) == 0, "the asm relies on a spare top bit");
+      if constexpr (N == 4)
+        x86_64::mul_mont_4(r.l, a.l, b.l, mod_m0_table.data());
+      else
+        x86_64::mul_mont_6(r.l, a.l, b.l, mod_m0_table.data());
+    } else {
+      mul_mont_portable(r, a, b);
+    }
 #else
+    mul_mont_portable(r, a, b);
+#endif
+  }
+
+#if !CUZK_DEVICE_CODE
+  // p_0..p_{N-1}, then -p^-1 mod 2^64: the constant operand of the x86-64 asm.
+  static constexpr std::array<uint64_t, N + 1> mod_m0_table = [] {
+    std::array<uint64_t, N + 1> t{};
+    for (size_t i = 0; i < N; ++i) t[i] = P::mod(i);
+    t[N] = P::M0;
+    return t;
+  }();
+  // No-carry CIOS with 128-bit products, for hosts without BMI2/ADX.
+  static void mul_mont_portable(mont_t& r, const mont_t& a, const mont_t& b) {
     // No-carry CIOS (both BLS12-381 moduli have a spare top bit).
     uint64_t t[N] = {};
     for (size_t i = 0; i < N; ++i) {
@@ -330,8 +357,8 @@ class mont_t {
     }
     uint64_t s[N];
     select_reduced(r, t, s);
-#endif
   }
+#endif
 };
 
 }  // namespace cuzk::field
