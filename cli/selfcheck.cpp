@@ -9,13 +9,20 @@
 #include <cinttypes>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/random.hpp"
+#include "curve/encoding.hpp"
+#include "curve/g1.hpp"
+#include "curve/g2.hpp"
+#include "curve/pairing/pairing.hpp"
 #include "field/fields.hpp"
+#include "field/fp12.hpp"
 #include "field/fp2.hpp"
 
 namespace cuzk::cli {
@@ -103,11 +110,97 @@ void add_fp2_checks(std::vector<Check>& checks) {
                     }});
 }
 
+// The same identities for G1 and G2. Points are [k]G for random k, so they are in the subgroup.
+template <class A>
+void add_curve_checks(std::vector<Check>& checks, const std::string& area) {
+  using J = curve::jacobian_t<typename A::field, typename A::params>;
+  auto rnd_point = [](Rng& g) { return J::generator().mul(random_element<Fr>(g)); };
+  checks.push_back({area, "[a]G + [b]G = [a + b]G",
+                    [](Rng& g) {
+                      const Fr a = random_element<Fr>(g), b = random_element<Fr>(g);
+                      const J G = J::generator();
+                      return G.mul(a) + G.mul(b) == G.mul(a + b);
+                    },
+                    20});
+  checks.push_back({area, "[a]([b]G) = [ab]G",
+                    [](Rng& g) {
+                      const Fr a = random_element<Fr>(g), b = random_element<Fr>(g);
+                      const J G = J::generator();
+                      return G.mul(b).mul(a) == G.mul(a * b);
+                    },
+                    20});
+  checks.push_back({area, "P + Q (mixed) = P + Q, P - P = O",
+                    [rnd_point](Rng& g) {
+                      const J P = rnd_point(g), Q = rnd_point(g);
+                      return P.add_mixed(Q.to_affine()) == P + Q && (P - P).is_inf() &&
+                             P + J::infinity() == P;
+                    },
+                    20});
+  checks.push_back({area, "[r]P = O, P on curve, in subgroup",
+                    [rnd_point](Rng& g) {
+                      const J P = rnd_point(g);
+                      uint64_t r[Fr::N];
+                      for (size_t i = 0; i < Fr::N; ++i) r[i] = Fr::params::mod(i);
+                      return P.mul(r, Fr::N).is_inf() && P.is_on_curve() && P.in_subgroup();
+                    },
+                    20});
+  checks.push_back({area, "decode(encode(P)) = P, both forms",
+                    [rnd_point](Rng& g) {
+                      const A P = g() % 16 ? rnd_point(g).to_affine() : A::infinity();
+                      if constexpr (std::is_same_v<A, G1Affine>) {
+                        const auto c = g1_decode(g1_compress(P)), u = g1_decode(g1_serialize(P));
+                        return c.ok() && u.ok() && *c == P && *u == P;
+                      } else {
+                        const auto c = g2_decode(g2_compress(P)), u = g2_decode(g2_serialize(P));
+                        return c.ok() && u.ok() && *c == P && *u == P;
+                      }
+                    },
+                    20});
+}
+
+void add_pairing_checks(std::vector<Check>& checks) {
+  const G1Affine P = G1Affine::generator();
+  const G2Affine Q = G2Affine::generator();
+  // e(G1, G2) is computed once, when the first pairing check runs.
+  auto base = std::make_shared<Fp12>(Fp12::zero());
+  auto e_gg = [P, Q, base] {
+    if (base->is_zero()) *base = pairing(P, Q);
+    return *base;
+  };
+  checks.push_back({"pair", "e(G1, G2) != 1, e(G1, G2)^r = 1",
+                    [e_gg](Rng&) {
+                      uint64_t r[Fr::N];
+                      for (size_t i = 0; i < Fr::N; ++i) r[i] = Fr::params::mod(i);
+                      const Fp12 e = e_gg();
+                      return !e.is_one() && e.pow(r, Fr::N).is_one();
+                    },
+                    100});
+  checks.push_back({"pair", "e([a]G1, [b]G2) = e(G1, G2)^(ab)",
+                    [P, Q, e_gg](Rng& g) {
+                      const Fr a = random_element<Fr>(g), b = random_element<Fr>(g);
+                      uint64_t ab[Fr::N];
+                      (a * b).to_canonical(ab);
+                      return pairing(P.mul(a).to_affine(), Q.mul(b).to_affine()) == e_gg().pow(ab, Fr::N);
+                    },
+                    50});
+  checks.push_back(
+      {"pair", "e(-aP, Q) e(P, aQ) = 1 (multi)",
+       [P, Q](Rng& g) {
+         const Fr a = random_element<Fr>(g);
+         const PairingInput pairs[] = {{P.mul(a).to_affine().neg(), Q}, {P, Q.mul(a).to_affine()}};
+         return pairing_product_is_one(pairs);
+       },
+       50});
+}
+
 std::vector<Check> all_checks() {
   std::vector<Check> checks;
   add_prime_field_checks<Fp>(checks, "Fp", "p");
   add_prime_field_checks<Fr>(checks, "Fr", "r");
   add_fp2_checks(checks);
+  add_curve_checks<G1Affine>(checks, "G1");
+  add_curve_checks<G2Affine>(checks, "G2");
+  add_pairing_checks(checks);
   return checks;
 }
 
