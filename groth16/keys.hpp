@@ -1,0 +1,61 @@
+// Groth16 keys as the prover and verifier use them, whichever file they came from.
+//
+// Two families of keys exist (reference/formats.md §2, §4):
+//   * bellman/bellperson .params: domain root from generator 7; H query τ^i·Z(τ)/δ (m − 1 points);
+//     a, b_g1, b_g2 compacted by density (a base only for wires that occur in that matrix);
+//   * snarkjs .zkey: domain root from generator 5; H query L_{2i+1}(τ)/δ over the 2m-point domain
+//     (m points); one base per wire, infinity where the wire does not occur.
+// A ProvingKey records which, and the prover follows it: the same witness gives a valid proof
+// under either.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "backend/cpu/ntt.hpp"
+#include "common/result.hpp"
+#include "curve/g1.hpp"
+#include "curve/g2.hpp"
+#include "io/bellman.hpp"
+#include "io/snarkjs_zkey.hpp"
+
+namespace cuzk::groth16 {
+
+using VerifyingKey = BellmanVerifyingKey;
+
+// How the H query is built (and so how the prover computes the scalars that go with it).
+enum class HQuery {
+  z_over_delta,      // bellman: h[i] = τ^i·Z(τ)/δ, i < m − 1; scalars are coefficients of (AB − C)/Z
+  odd_lagrange_2m,   // snarkjs: h[i] = L_{2i+1}(τ)/δ, i < m; scalars are (AB − C) on the odd 2m-points
+};
+
+// How the a, b_g1 and b_g2 queries pair with wires.
+enum class QueryLayout {
+  compacted,  // bellman: one base per wire set in the synthesis density bitmaps (inputs: all in A)
+  per_wire,   // snarkjs: one base per wire (inputs then aux), infinity allowed
+};
+
+struct ProvingKey {
+  VerifyingKey vk;
+  size_t domain_size = 0;  // m, a power of two
+  cpu::RootConvention convention = cpu::RootConvention::bellman;
+  HQuery h_query = HQuery::z_over_delta;
+  QueryLayout layout = QueryLayout::compacted;
+  size_t num_inputs = 0;  // public wires including ONE
+  size_t num_aux = 0;
+  std::vector<G1Affine> h, l, a, b_g1;
+  std::vector<G2Affine> b_g2;
+
+  // Counts agree with each other and with the convention; cheap, run before every proof.
+  Status check_shape() const;
+};
+
+// A bellman .params (already decoded) as a proving key. The wire counts come from ic (inputs)
+// and l (aux); the domain from h.
+Result<ProvingKey> proving_key_from_bellman(BellmanParameters params);
+// A snarkjs .zkey as a proving key.
+Result<ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey);
+// The bellman .params image of a key made by cuzk setup (compacted, z_over_delta only).
+Result<BellmanParameters> to_bellman(const ProvingKey& pk);
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,38 @@
+// The Groth16 prover on the CPU backend (formats.md §3.2): H by NTTs, five MSMs, assembly.
+//
+// This is the reference every other backend is checked against: for the same key, assignment and
+// (r, s) every backend must produce the same proof, bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "backend/cpu/thread_pool.hpp"
+#include "common/result.hpp"
+#include "groth16/keys.hpp"
+#include "io/proof.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace cuzk::groth16 {
+
+// The prover's randomness: r and s. Fresh from the OS's CSPRNG by default.
+struct ProofRandomness {
+  Fr r, s;
+  static ProofRandomness fresh();
+  static ProofRandomness from_seed(uint64_t seed);  // tests and reproducible benchmarks
+};
+
+// The scalars of the H query: coefficients of (A·B − C)/Z (bellman keys, m − 1 of them) or the
+// values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them). Consumes the
+// a, b, c vectors of the assignment (they are the NTT buffers).
+Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& assignment,
+                                          cpu::ThreadPool& pool = cpu::ThreadPool::shared());
+
+// Checks that the assignment fits the key (counts and densities) before any work is done.
+Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
+
+// A proof for the assignment. Consumes assignment.a/b/c.
+Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
+                           cpu::ThreadPool& pool = cpu::ThreadPool::shared());
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,154 @@
+#include "groth16/setup.hpp"
+
+#include <string>
+#include <vector>
+
+#include "groth16/fixed_base.hpp"
+#include "groth16/random.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+// The QAP polynomials of every wire evaluated at τ: u_i(τ), v_i(τ), w_i(τ) for the A, B and C
+// matrices, with Lagrange basis values L_j(τ) = Z(τ)·ω^j / (m·(τ − ω^j)) over the domain.
+struct QapAtTau {
+  std::vector<Fr> u, v, w;
+  Fr z;  // Z(τ) = τ^m − 1
+};
+
+Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttDomain& domain, const Fr& tau,
+                              cpu::ThreadPool& pool) {
+  const size_t n = domain.size();
+  const size_t rows = m.num_constraints() + m.num_inputs;
+  // L_j(τ) for the rows in use. τ is a random field element: τ = ω^j has probability n/r.
+  std::vector<Fr> lagrange(rows);
+  {
+    std::vector<Fr> omega_pow(rows);
+    Fr x = Fr::one();
+    for (size_t j = 0; j < rows; ++j, x *= domain.omega()) omega_pow[j] = x;
+    std::vector<Fr> diff(rows);
+    for (size_t j = 0; j < rows; ++j) {
+      diff[j] = tau - omega_pow[j];
+      if (diff[j].is_zero()) return make_error("setup: τ fell on the domain; run setup again");
+    }
+    // Batch inversion of (τ − ω^j).
+    std::vector<Fr> prefix(rows);
+    Fr acc = Fr::one();
+    for (size_t j = 0; j < rows; ++j) {
+      prefix[j] = acc;
+      acc *= diff[j];
+    }
+    Fr inv = acc.inverse();
+    for (size_t j = rows; j-- > 0;) {
+      const Fr d_inv = inv * prefix[j];
+      inv *= diff[j];
+      lagrange[j] = omega_pow[j] * d_inv;
+    }
+  }
+  QapAtTau q;
+  q.z = tau.pow(uint64_t(n)) - Fr::one();
+  const Fr scale = q.z * domain.size_inv();
+  pool.for_ranges(rows, 4096, [&](size_t b, size_t e) {
+    for (size_t j = b; j < e; ++j) lagrange[j] *= scale;
+  });
+
+  const size_t wires = m.num_wires();
+  q.u.assign(wires, Fr::zero());
+  q.v.assign(wires, Fr::zero());
+  q.w.assign(wires, Fr::zero());
+  // Sequential accumulation: rows scatter into shared wires. O(nonzeros), fine for setup sizes.
+  for (size_t j = 0; j < m.num_constraints(); ++j) {
+    for (const auto& [wire, coeff] : m.a[j]) q.u[wire] += coeff * lagrange[j];
+    for (const auto& [wire, coeff] : m.b[j]) q.v[wire] += coeff * lagrange[j];
+    for (const auto& [wire, coeff] : m.c[j]) q.w[wire] += coeff * lagrange[j];
+  }
+  // The input constraints x_i · 0 = 0, appended after the circuit's (formats.md §3.1).
+  for (size_t i = 0; i < m.num_inputs; ++i) q.u[i] += lagrange[m.num_constraints() + i];
+  return q;
+}
+
+}  // namespace
+
+Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const SetupOptions& options,
+                                       cpu::ThreadPool& pool) {
+  CUZK_TRY_STATUS(m.validate());
+  const size_t rows = m.num_constraints() + m.num_inputs;
+  unsigned log_m = 0;
+  while ((size_t(1) << log_m) < rows) ++log_m;
+  if (log_m > cpu::NttDomain::kMaxLogSize)
+    return make_error("setup: " + std::to_string(rows) + " constraints need a domain above 2^" +
+                      std::to_string(cpu::NttDomain::kMaxLogSize));
+  auto domain = cpu::NttDomain::create(log_m, cpu::RootConvention::bellman, pool);
+  if (!domain) return domain.error();
+
+  FieldRng rng(options.seed);
+  const Fr tau = rng.next_nonzero_fr(), alpha = rng.next_nonzero_fr(), beta = rng.next_nonzero_fr();
+  const Fr gamma = rng.next_nonzero_fr(), delta = rng.next_nonzero_fr();
+  const Fr gamma_inv = gamma.inverse(), delta_inv = delta.inverse();
+
+  auto qap = evaluate_qap(m, *domain, tau, pool);
+  if (!qap) return qap.error();
+
+  const FixedBaseTable<G1Affine, G1Jacobian> g1(G1Affine::generator());
+  const FixedBaseTable<G2Affine, G2Jacobian> g2(G2Affine::generator());
+
+  ProvingKey pk;
+  pk.domain_size = domain->size();
+  pk.convention = cpu::RootConvention::bellman;
+  pk.h_query = HQuery::z_over_delta;
+  pk.layout = QueryLayout::compacted;
+  pk.num_inputs = m.num_inputs;
+  pk.num_aux = m.num_aux;
+
+  pk.vk.alpha_g1 = g1.mul(alpha).to_affine();
+  pk.vk.beta_g1 = g1.mul(beta).to_affine();
+  pk.vk.beta_g2 = g2.mul(beta).to_affine();
+  pk.vk.gamma_g2 = g2.mul(gamma).to_affine();
+  pk.vk.delta_g1 = g1.mul(delta).to_affine();
+  pk.vk.delta_g2 = g2.mul(delta).to_affine();
+
+  // ic (inputs, /γ) and l (aux, /δ): (β·u_i + α·v_i + w_i).
+  const size_t wires = m.num_wires();
+  std::vector<Fr> abc(wires);
+  pool.for_ranges(wires, 4096, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i)
+      abc[i] = (beta * qap->u[i] + alpha * qap->v[i] + qap->w[i]) * (i < m.num_inputs ? gamma_inv : delta_inv);
+  });
+  for (size_t j = m.num_inputs; j < wires; ++j)
+    if (abc[j].is_zero())
+      return make_error("setup: auxiliary wire " + std::to_string(j - m.num_inputs) +
+                        " occurs in no constraint (its L point would be the identity)");
+  pk.vk.ic.resize(m.num_inputs);
+  g1.mul_many(std::span(abc).first(m.num_inputs), pk.vk.ic, pool);
+  pk.l.resize(m.num_aux);
+  g1.mul_many(std::span(abc).subspan(m.num_inputs), pk.l, pool);
+
+  // h[i] = τ^i·Z(τ)/δ for i < m − 1.
+  std::vector<Fr> hs(pk.domain_size - 1);
+  {
+    const Fr zd = qap->z * delta_inv;
+    Fr x = zd;
+    for (auto& s : hs) {
+      s = x;
+      x *= tau;
+    }
+  }
+  pk.h.resize(hs.size());
+  g1.mul_many(hs, pk.h, pool);
+
+  // a, b_g1, b_g2: only wires whose polynomial is nonzero (bellperson drops the identities).
+  std::vector<Fr> a_s, b_s;
+  for (size_t i = 0; i < wires; ++i) {
+    if (!qap->u[i].is_zero()) a_s.push_back(qap->u[i]);
+    if (!qap->v[i].is_zero()) b_s.push_back(qap->v[i]);
+  }
+  pk.a.resize(a_s.size());
+  g1.mul_many(a_s, pk.a, pool);
+  pk.b_g1.resize(b_s.size());
+  g1.mul_many(b_s, pk.b_g1, pool);
+  pk.b_g2.resize(b_s.size());
+  g2.mul_many(b_s, pk.b_g2, pool);
+  return pk;
+}
+
+}  // namespace cuzk::groth16

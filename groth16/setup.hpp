@@ -1,0 +1,26 @@
+// Groth16 parameter generation, bellperson-compatible: generator-7 domain, H query τ^i·Z(τ)/δ,
+// a/b queries compacted by density. The toxic waste (τ, α, β, γ, δ) comes from a cryptographic
+// RNG unless a seed is given (tests), and never leaves this file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "backend/cpu/thread_pool.hpp"
+#include "common/result.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/matrices.hpp"
+
+namespace cuzk::groth16 {
+
+struct SetupOptions {
+  std::optional<uint64_t> seed;  // deterministic toxic waste, for tests only
+};
+
+// Parameters for the circuit of `m` (its constraints, then the x_i·0 = 0 input constraints that
+// synthesis appends). Fails on a malformed system, a domain above 2^28, or an auxiliary wire that
+// no constraint uses (its L point would be the identity, which bellperson rejects too).
+Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const SetupOptions& options = {},
+                                       cpu::ThreadPool& pool = cpu::ThreadPool::shared());
+
+}  // namespace cuzk::groth16

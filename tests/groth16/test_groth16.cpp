@@ -1,0 +1,251 @@
+// Groth16 on the CPU: setup, prove, verify, and every way a proof must fail.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+using r1cs::ConstraintSystem;
+using r1cs::LinearCombination;
+using r1cs::Variable;
+using Synth = std::function<void(ConstraintSystem&)>;
+
+Fr random_fr(std::mt19937_64& rng) {
+  uint64_t v[Fr::N] = {rng(), rng(), rng(), rng() & 0x0fffffffffffffffull};
+  return Fr::from_canonical(v);
+}
+
+// y = x^3 + x + 5 with public y, plus `extra` chained squarings to grow the circuit.
+Synth cubic_circuit(Fr x, size_t extra) {
+  return [x, extra](ConstraintSystem& cs) {
+    const Fr x2 = x.sqr(), x3 = x2 * x, y = x3 + x + Fr::from_u64(5);
+    const Variable vy = cs.alloc_input(y);
+    const Variable vx = cs.alloc(x);
+    const Variable vx2 = cs.alloc(x2);
+    const Variable vx3 = cs.alloc(x3);
+    cs.enforce(vx, vx, vx2);
+    cs.enforce(vx2, vx, vx3);
+    cs.enforce(LinearCombination(vx3) + LinearCombination(vx) + LinearCombination::constant(Fr::from_u64(5)),
+               Variable::one(), vy);
+    Fr t = x;
+    Variable vt = vx;
+    for (size_t i = 0; i < extra; ++i) {
+      const Fr t2 = t.sqr();
+      const Variable vt2 = cs.alloc(t2);
+      cs.enforce(vt, vt, vt2);
+      t = t2;
+      vt = vt2;
+    }
+  };
+}
+
+struct Fixture {
+  ProvingKey pk;
+  PreparedVerifyingKey pvk;
+};
+
+Fixture make_key(const Synth& synth, uint64_t seed) {
+  r1cs::RecordingSystem shape(false);
+  synth(shape);
+  auto pk = generate_parameters(shape.matrices(), {seed});
+  EXPECT_TRUE(pk.ok()) << pk.message();
+  auto pvk = prepare_verifying_key(pk->vk);
+  EXPECT_TRUE(pvk.ok()) << pvk.message();
+  return {std::move(*pk), std::move(*pvk)};
+}
+
+r1cs::Assignment synthesize(const Synth& synth) {
+  r1cs::ProvingAssignment pa;
+  synth(pa);
+  auto as = pa.finish();
+  EXPECT_TRUE(as.ok()) << as.message();
+  return std::move(*as);
+}
+
+std::vector<Fr> public_inputs(const r1cs::Assignment& as) {
+  return {as.input_assignment.begin() + 1, as.input_assignment.end()};
+}
+
+class Groth16Test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    seed_ = std::random_device{}();
+    rng_.seed(seed_);
+  }
+  uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+
+TEST_F(Groth16Test, ProvesAndVerifiesAtSeveralSizes) {
+  SCOPED_TRACE(seed_);
+  for (size_t extra : {0, 1, 5, 60, 300}) {
+    SCOPED_TRACE(extra);
+    const Fr x = random_fr(rng_);
+    const Synth synth = cubic_circuit(x, extra);
+    Fixture f = make_key(synth, rng_());
+    auto as = synthesize(synth);
+    const auto inputs = public_inputs(as);
+    auto proof = create_proof(f.pk, as, ProofRandomness::from_seed(rng_()));
+    ASSERT_TRUE(proof.ok()) << proof.message();
+    auto ok = verify_proof(f.pvk, *proof, inputs);
+    ASSERT_TRUE(ok.ok()) << ok.message();
+    EXPECT_TRUE(*ok);
+  }
+}
+
+TEST_F(Groth16Test, SameRandomnessGivesSameProofAndFreshRandomnessDiffers) {
+  SCOPED_TRACE(seed_);
+  const Synth synth = cubic_circuit(random_fr(rng_), 10);
+  Fixture f = make_key(synth, rng_());
+  const uint64_t rs_seed = rng_();
+  auto as1 = synthesize(synth), as2 = synthesize(synth), as3 = synthesize(synth);
+  auto p1 = create_proof(f.pk, as1, ProofRandomness::from_seed(rs_seed));
+  auto p2 = create_proof(f.pk, as2, ProofRandomness::from_seed(rs_seed));
+  auto p3 = create_proof(f.pk, as3, ProofRandomness::fresh());
+  ASSERT_TRUE(p1.ok() && p2.ok() && p3.ok());
+  EXPECT_EQ(proof_to_bytes(*p1), proof_to_bytes(*p2));
+  EXPECT_NE(proof_to_bytes(*p1), proof_to_bytes(*p3));
+  auto ok = verify_proof(f.pvk, *p3, public_inputs(as3));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(*ok);
+}
+
+TEST_F(Groth16Test, TamperedProofOrInputIsRejected) {
+  SCOPED_TRACE(seed_);
+  const Synth synth = cubic_circuit(random_fr(rng_), 3);
+  Fixture f = make_key(synth, rng_());
+  auto as = synthesize(synth);
+  auto inputs = public_inputs(as);
+  auto proof = create_proof(f.pk, as, ProofRandomness::fresh());
+  ASSERT_TRUE(proof.ok());
+
+  auto wrong_inputs = inputs;
+  wrong_inputs[0] += Fr::one();
+  auto r = verify_proof(f.pvk, *proof, wrong_inputs);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(*r);
+
+  Proof p = *proof;  // swap A for another valid G1 point
+  p.a = G1Jacobian(p.a).dbl().to_affine();
+  r = verify_proof(f.pvk, p, inputs);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(*r);
+
+  p = *proof;
+  p.c = p.c.neg();
+  r = verify_proof(f.pvk, p, inputs);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(*r);
+
+  p = *proof;
+  p.b = G2Jacobian(p.b).dbl().to_affine();
+  r = verify_proof(f.pvk, p, inputs);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(*r);
+
+  // Wrong number of inputs is an error, not a "false".
+  std::vector<Fr> too_many = inputs;
+  too_many.push_back(Fr::one());
+  EXPECT_FALSE(verify_proof(f.pvk, *proof, too_many).ok());
+
+  // A proof from another key does not verify under this one.
+  Fixture g = make_key(synth, rng_());
+  r = verify_proof(g.pvk, *proof, inputs);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(*r);
+}
+
+TEST_F(Groth16Test, UnsatisfiedWitnessIsReportedBeforeProving) {
+  SCOPED_TRACE(seed_);
+  const Fr x = random_fr(rng_);
+  Fixture f = make_key(cubic_circuit(x, 4), rng_());
+  // Same shape, but the prover lies about x^3.
+  const Synth liar = [x](ConstraintSystem& cs) {
+    const Fr x2 = x.sqr(), x3 = x2 * x + Fr::one(), y = x3 + x + Fr::from_u64(5);
+    const Variable vy = cs.alloc_input(y);
+    const Variable vx = cs.alloc(x);
+    const Variable vx2 = cs.alloc(x2);
+    const Variable vx3 = cs.alloc(x3);
+    cs.enforce(vx, vx, vx2);
+    cs.enforce(vx2, vx, vx3);
+    cs.enforce(LinearCombination(vx3) + LinearCombination(vx) + LinearCombination::constant(Fr::from_u64(5)),
+               Variable::one(), vy);
+    Fr t = x;
+    Variable vt = vx;
+    for (int i = 0; i < 4; ++i) {
+      const Variable vt2 = cs.alloc(t.sqr());
+      cs.enforce(vt, vt, vt2);
+      t = t.sqr();
+      vt = vt2;
+    }
+  };
+  auto as = synthesize(liar);
+  auto proof = create_proof(f.pk, as, ProofRandomness::fresh());
+  ASSERT_FALSE(proof.ok());
+  EXPECT_NE(proof.message().find("constraint 1"), std::string::npos) << proof.message();
+}
+
+TEST_F(Groth16Test, AssignmentOfAnotherShapeIsRejected) {
+  SCOPED_TRACE(seed_);
+  Fixture f = make_key(cubic_circuit(random_fr(rng_), 4), rng_());
+  auto as = synthesize(cubic_circuit(random_fr(rng_), 5));
+  auto proof = create_proof(f.pk, as, ProofRandomness::fresh());
+  ASSERT_FALSE(proof.ok());
+  EXPECT_NE(proof.message().find("assignment"), std::string::npos) << proof.message();
+}
+
+TEST_F(Groth16Test, BatchVerifierAcceptsValidSetsAndCatchesOneBadProof) {
+  SCOPED_TRACE(seed_);
+  const Synth shape = cubic_circuit(Fr::one(), 6);
+  Fixture f = make_key(shape, rng_());
+  std::vector<Proof> proofs;
+  std::vector<std::vector<Fr>> inputs;
+  for (int i = 0; i < 5; ++i) {
+    auto as = synthesize(cubic_circuit(random_fr(rng_), 6));
+    inputs.push_back(public_inputs(as));
+    auto p = create_proof(f.pk, as, ProofRandomness::fresh());
+    ASSERT_TRUE(p.ok()) << p.message();
+    proofs.push_back(*p);
+  }
+  auto ok = verify_proofs_batch(f.pvk, proofs, inputs);
+  ASSERT_TRUE(ok.ok()) << ok.message();
+  EXPECT_TRUE(*ok);
+  for (size_t bad = 0; bad < proofs.size(); bad += 2) {
+    auto tampered = inputs;
+    tampered[bad][0] += Fr::one();
+    auto r = verify_proofs_batch(f.pvk, proofs, tampered);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(*r) << "bad proof " << bad;
+  }
+}
+
+TEST_F(Groth16Test, KeySurvivesBellmanParamsRoundTrip) {
+  SCOPED_TRACE(seed_);
+  const Synth synth = cubic_circuit(random_fr(rng_), 7);
+  Fixture f = make_key(synth, rng_());
+  auto bp = to_bellman(f.pk);
+  ASSERT_TRUE(bp.ok());
+  auto bytes = serialize_bellman_params(*bp);
+  auto parsed = parse_bellman_params(bytes);
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
+  auto pk2 = proving_key_from_bellman(std::move(*parsed));
+  ASSERT_TRUE(pk2.ok()) << pk2.message();
+  auto as = synthesize(synth);
+  const auto inputs = public_inputs(as);
+  auto proof = create_proof(*pk2, as, ProofRandomness::fresh());
+  ASSERT_TRUE(proof.ok()) << proof.message();
+  auto ok = verify_proof(f.pvk, *proof, inputs);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(*ok);
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
