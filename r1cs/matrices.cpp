@@ -128,6 +128,15 @@ Result<Assignment> evaluate(const ConstraintMatrices& m, std::span<const Fr> wit
   return out;
 }
 
+ConstraintMatrices with_input_constraints(ConstraintMatrices m) {
+  for (uint32_t i = 0; i < m.num_inputs; ++i) {
+    m.a.push_back({{i, Fr::one()}});
+    m.b.emplace_back();
+    m.c.emplace_back();
+  }
+  return m;
+}
+
 Result<std::optional<size_t>> first_unsatisfied(const ConstraintMatrices& m, std::span<const Fr> witness) {
   CUZK_TRY_STATUS(check_witness(m, witness));
   auto dot = [&](const SparseRow& row) {

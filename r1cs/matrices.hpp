@@ -33,6 +33,10 @@ struct ConstraintMatrices {
   Status validate() const;
 };
 
+// The matrices with the implied input constraints written out as rows (A = x_i, B = C = empty), for a
+// setup that walks rows to evaluate the QAP at τ. Not for evaluate(), which appends them itself.
+ConstraintMatrices with_input_constraints(ConstraintMatrices m);
+
 // Evaluates the matrices on a full witness (num_wires() values, ONE first) into what
 // ProvingAssignment would have produced for the same circuit: a, b, c with the input
 // constraints appended, the split assignment, and densities (A on aux, B on inputs and aux) set for

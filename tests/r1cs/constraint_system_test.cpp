@@ -148,6 +148,15 @@ TEST(RecordingSystem, DetectsWrongWitnessAndMatchesProvingAssignment) {
     EXPECT_EQ(got->b_aux_density, expected->b_aux_density);
   }
 
+  // Written-out input constraints evaluate to the tail that evaluate() appends.
+  const ConstraintMatrices full = with_input_constraints(m);
+  ASSERT_EQ(full.num_constraints(), m.num_constraints() + m.num_inputs);
+  for (size_t k = 0; k < full.num_constraints(); ++k) {
+    Fr a = Fr::zero();
+    for (const auto& [wire, coeff] : full.a[k]) a += w[wire] * coeff;
+    EXPECT_EQ(a, expected->a[k]) << k;
+  }
+
   // z wrong: constraint 0 fails first. y wrong (z consistent with it): constraint 1 fails.
   auto ok = first_unsatisfied(m, w);
   ASSERT_TRUE(ok.ok());
