@@ -68,8 +68,13 @@ else
 fi
 
 # ------------------------------------------------------------------ CUDA (optional)
-if command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then
-  say "nvcc found: the CUDA backend will be built (GPU tests skip themselves without a GPU)"
+nvcc=$(command -v nvcc || true)
+[[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+if [[ -n "$nvcc" ]]; then
+  nvcc_version=$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+  say "nvcc $nvcc_version found: the CUDA backend will be built (GPU tests skip themselves without a GPU)"
 else
   say "no nvcc: CPU-only build"
 fi
+say "toolchain: g++ $(g++ -dumpfullversion), cmake $(cmake --version | sed -n '1s/.* //p')," \
+  "ninja $(ninja --version), node $node_version"
