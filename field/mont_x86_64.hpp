@@ -26,6 +26,8 @@
 #endif
 
 #if CUZK_FIELD_X86_64_ASM
+#include <immintrin.h>
+
 namespace cuzk::field::x86_64 {
 
 // out = a * b * 2^-256 mod p for 4-limb moduli; out may alias a or b (it is written last).
