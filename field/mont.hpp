@@ -140,13 +140,25 @@ class mont_t {
   }
   CUZK_HD friend mont_t operator*(const mont_t& a, const mont_t& b) {
     mont_t r;
+#if CUZK_DEVICE_CODE && defined(CUZK_DEVICE_MUL_NOINLINE)
+    mul_mont_call(r, a, b);
+#else
     mul_mont(r, a, b);
+#endif
     return r;
   }
   CUZK_HD mont_t& operator+=(const mont_t& b) { return *this = *this + b; }
   CUZK_HD mont_t& operator-=(const mont_t& b) { return *this = *this - b; }
   CUZK_HD mont_t& operator*=(const mont_t& b) { return *this = *this * b; }
-  CUZK_HD mont_t sqr() const { return *this * *this; }
+  CUZK_HD mont_t sqr() const {
+    mont_t r;
+#if CUZK_DEVICE_CODE && defined(CUZK_DEVICE_MUL_NOINLINE)
+    sqr_mont_call(r, *this);
+#else
+    sqr_mont(r, *this);
+#endif
+    return r;
+  }
   CUZK_HD mont_t dbl() const { return *this + *this; }
 
   // a^e for an exponent of `n` little-endian 64-bit limbs, left-to-right square-and-multiply.
@@ -290,6 +302,20 @@ class mont_t {
       asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x[j]), "r"(y));
     asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
   }
+  // r = acc >= p ? acc - p : acc, for acc < 2p held in the first N32 limbs.
+  template <size_t M>
+  __device__ static __forceinline__ void final_sub(mont_t& r, const uint32_t (&acc)[M]) {
+    static_assert(M >= N32);
+    uint32_t t[N32];
+    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
+    uint32_t borrow;
+    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) out[i] = borrow ? acc[i] : t[i];
+  }
   __device__ static __forceinline__ void mad_row_mod(uint32_t (&acc)[N32 + 2], uint32_t y) {
     asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(mod32(0)), "r"(y));
 #pragma unroll
@@ -303,6 +329,16 @@ class mont_t {
       asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(mod32(j)), "r"(y));
     asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
   }
+#endif
+
+#if CUZK_DEVICE_CODE && defined(CUZK_DEVICE_MUL_NOINLINE)
+  // A translation unit that defines CUZK_DEVICE_MUL_NOINLINE gets its device multiplications as
+  // calls instead of inlined copies: slower kernels, but a G2 formula then compiles in seconds
+  // rather than minutes. Meant for correctness-test kernels only, never for fast paths.
+  __device__ __noinline__ static void mul_mont_call(mont_t& r, const mont_t& a, const mont_t& b) {
+    mul_mont(r, a, b);
+  }
+  __device__ __noinline__ static void sqr_mont_call(mont_t& r, const mont_t& a) { sqr_mont(r, a); }
 #endif
 
   // r = a * b * R^-1 mod p.
@@ -323,16 +359,7 @@ class mont_t {
       for (size_t j = 0; j < N32 + 1; ++j) acc[j] = acc[j + 1];
       acc[N32 + 1] = 0;
     }
-    // acc < 2p: conditional subtraction.
-    uint32_t t[N32];
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
-#pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
-    uint32_t borrow;
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
-    uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i) out[i] = borrow ? acc[i] : t[i];
+    final_sub(r, acc);
 #elif CUZK_FIELD_X86_64_ASM
     if constexpr (N == 4 || N == 6) {
       // mulx/adcx/adox CIOS (field/mont_x86_64.hpp), about twice the speed of the code below.
@@ -380,6 +407,68 @@ class mont_t {
     select_reduced(r, t, s);
   }
 #endif
+
+  // r = a^2 * R^-1 mod p.
+  CUZK_HD static void sqr_mont(mont_t& r, const mont_t& a) {
+#if CUZK_DEVICE_CODE
+    // Dedicated squaring: each cross product a_i a_j (i < j) is computed once and the sum doubled,
+    // so the product takes N32(N32-1) + 2 N32 multiply-adds instead of 2 N32^2 (156 vs 288 for Fp);
+    // the Montgomery reduction of the low half is the same 2 N32^2 + N32 as in mul_mont.
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    uint32_t t[2 * N32];
+#pragma unroll
+    for (size_t j = 0; j < 2 * N32; ++j) t[j] = 0;
+      // Cross products, row i adds x_i * x_j (j > i) at limb i + j. Before row i, limb i + N32 may hold
+      // the previous row's carry and limb i + N32 + 1 is still zero; the partial sum always fits in
+      // limbs 0..i + N32 + 1, so neither carry word can overflow.
+#pragma unroll
+    for (size_t i = 0; i + 1 < N32; ++i) {
+      asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]), "r"(x[i + 1]));
+#pragma unroll
+      for (size_t j = i + 2; j < N32; ++j)
+        asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j]) : "r"(x[i]), "r"(x[j]));
+      asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[i + N32]));
+      asm("addc.u32 %0, 0, 0;" : "=r"(t[i + N32 + 1]));
+      asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 2]) : "r"(x[i]), "r"(x[i + 1]));
+#pragma unroll
+      for (size_t j = i + 2; j < N32; ++j)
+        asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j + 1]) : "r"(x[i]), "r"(x[j]));
+      asm("addc.u32 %0, %0, 0;" : "+r"(t[i + N32 + 1]));
+    }
+    // Double (a^2 < 2^(64N), so nothing leaves the top limb), then add the squares x_i^2.
+    asm("add.cc.u32 %0, %0, %0;" : "+r"(t[1]));
+#pragma unroll
+    for (size_t j = 2; j < 2 * N32; ++j) asm("addc.cc.u32 %0, %0, %0;" : "+r"(t[j]));
+    asm("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[0]) : "r"(x[0]));
+    asm("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[1]) : "r"(x[0]));
+#pragma unroll
+    for (size_t i = 1; i < N32; ++i) {
+      asm("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i]) : "r"(x[i]));
+      asm("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]));
+    }
+    // Montgomery-reduce the low half alone, then add the high half: REDC(lo) + hi == REDC(t)
+    // exactly, because the multipliers m depend only on the low limbs. The sum is < 2p.
+    constexpr uint32_t m0 = uint32_t(P::M0);
+    uint32_t acc[N32 + 2];
+#pragma unroll
+    for (size_t j = 0; j < N32; ++j) acc[j] = t[j];
+    acc[N32] = acc[N32 + 1] = 0;
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) {
+      const uint32_t m = acc[0] * m0;
+      mad_row_mod(acc, m);
+#pragma unroll
+      for (size_t j = 0; j < N32 + 1; ++j) acc[j] = acc[j + 1];
+      acc[N32 + 1] = 0;
+    }
+    asm("add.cc.u32 %0, %0, %1;" : "+r"(acc[0]) : "r"(t[N32]));
+#pragma unroll
+    for (size_t j = 1; j < N32; ++j) asm("addc.cc.u32 %0, %0, %1;" : "+r"(acc[j]) : "r"(t[N32 + j]));
+    final_sub(r, acc);
+#else
+    mul_mont(r, a, a);
+#endif
+  }
 };
 
 }  // namespace cuzk::field

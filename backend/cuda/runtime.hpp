@@ -1,0 +1,151 @@
+// Small RAII wrappers over the CUDA runtime: a stream bound to a named device, a typed device
+// buffer, and event timing. Every failure comes back as a Status carrying the runtime's own error
+// text; nothing here aborts, and nothing relies on the thread's "current device": each call
+// switches to the device it names and restores the previous one on return (DeviceGuard).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "common/result.hpp"
+
+namespace cuzk::cuda {
+
+// Status from a runtime return code; `what` names the call for the reader of the message.
+Status check(cudaError_t e, const char* what);
+// The error of the last launch on this thread (cudaGetLastError), as a Status.
+Status check_launch(const char* kernel);
+
+// Number of CUDA devices. A missing driver or device is not an error here: it yields 0 and a
+// reason in *why (when given), so tests can skip with a clear message.
+int device_count(std::string* why = nullptr);
+
+// Makes `device` current for the guard's lifetime and restores the previous one afterwards.
+class DeviceGuard {
+ public:
+  static Result<DeviceGuard> enter(int device);
+  DeviceGuard(DeviceGuard&& o) noexcept : prev_(std::exchange(o.prev_, -1)) {}
+  DeviceGuard& operator=(DeviceGuard&&) = delete;
+  DeviceGuard(const DeviceGuard&) = delete;
+  ~DeviceGuard();
+
+ private:
+  explicit DeviceGuard(int prev) : prev_(prev) {}
+  int prev_;
+};
+
+// A non-blocking stream owned by one device.
+class Stream {
+ public:
+  static Result<Stream> create(int device);
+  Stream(Stream&& o) noexcept : device_(o.device_), s_(std::exchange(o.s_, nullptr)) {}
+  Stream& operator=(Stream&& o) noexcept;
+  Stream(const Stream&) = delete;
+  ~Stream();
+
+  int device() const { return device_; }
+  cudaStream_t get() const { return s_; }
+  Status synchronize() const;
+
+ private:
+  Stream(int device, cudaStream_t s) : device_(device), s_(s) {}
+  void reset();
+  int device_;
+  cudaStream_t s_;
+};
+
+namespace detail {
+Result<void*> device_alloc(int device, size_t bytes);
+void device_free(int device, void* p);
+Status copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& s);
+}  // namespace detail
+
+// `n` elements of trivially copyable T in device memory of one device; contents uninitialized.
+template <class T>
+class DeviceBuffer {
+ public:
+  static Result<DeviceBuffer> alloc(int device, size_t n) {
+    auto p = detail::device_alloc(device, n * sizeof(T));
+    if (!p) return p.error();
+    return DeviceBuffer(device, static_cast<T*>(*p), n);
+  }
+  DeviceBuffer() = default;
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : device_(o.device_), p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      device_ = o.device_;
+      p_ = std::exchange(o.p_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { release(); }
+
+  T* data() const { return p_; }
+  size_t size() const { return n_; }
+  int device() const { return device_; }
+
+  // Host -> device / device -> host of the first n elements, ordered on `s` (the host memory
+  // must stay valid until the stream reaches the copy; pageable memory makes it synchronous).
+  Status upload(const T* host, size_t n, const Stream& s) {
+    if (n > n_) return make_error("DeviceBuffer::upload: more elements than the buffer holds");
+    return detail::copy_async(p_, host, n * sizeof(T), cudaMemcpyHostToDevice, s);
+  }
+  Status download(T* host, size_t n, const Stream& s) const {
+    if (n > n_) return make_error("DeviceBuffer::download: more elements than the buffer holds");
+    return detail::copy_async(host, p_, n * sizeof(T), cudaMemcpyDeviceToHost, s);
+  }
+
+ private:
+  DeviceBuffer(int device, T* p, size_t n) : device_(device), p_(p), n_(n) {}
+  void release() {
+    if (p_) detail::device_free(device_, p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  int device_ = -1;
+  T* p_ = nullptr;
+  size_t n_ = 0;
+};
+
+// Elapsed device time between two events recorded on one stream.
+class EventTimer {
+ public:
+  static Result<EventTimer> create(int device);
+  EventTimer(EventTimer&& o) noexcept
+      : device_(o.device_),
+        start_(std::exchange(o.start_, nullptr)),
+        stop_(std::exchange(o.stop_, nullptr)) {}
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  EventTimer& operator=(EventTimer&&) = delete;
+  ~EventTimer();
+  Status start(const Stream& s);
+  Status stop(const Stream& s);
+  // Waits for the stop event; milliseconds between the two.
+  Result<float> elapsed_ms() const;
+
+ private:
+  EventTimer(int device, cudaEvent_t a, cudaEvent_t b) : device_(device), start_(a), stop_(b) {}
+  int device_;
+  cudaEvent_t start_, stop_;
+};
+
+// Name, SM count, clock and driver of a device, for benchmark reports.
+struct DeviceInfo {
+  std::string name;
+  int sm_count = 0;
+  int clock_khz = 0;
+  int driver_version = 0;
+  int runtime_version = 0;
+  size_t total_mem = 0;
+};
+Result<DeviceInfo> device_info(int device);
+
+}  // namespace cuzk::cuda
