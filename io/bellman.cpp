@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <type_traits>
 
 #include "io/byte_reader.hpp"
 #include "io/parallel.hpp"
@@ -16,9 +17,6 @@ namespace {
 constexpr size_t kDecodeChunk = 4096;     // points per task when decoding in parallel
 constexpr size_t kEncodeBatch = 1 << 16;  // points encoded (in parallel) per write
 
-Result<G1Affine> decode_one(std::span<const uint8_t> b, Check check) { return g1_decode(b, check); }
-Result<G2Affine> decode_one_g2(std::span<const uint8_t> b, Check check) { return g2_decode(b, check); }
-
 template <class A>
 constexpr size_t encoded_size() {
   return std::is_same_v<A, G1Affine> ? G1_UNCOMPRESSED_BYTES : G2_UNCOMPRESSED_BYTES;
@@ -27,9 +25,9 @@ constexpr size_t encoded_size() {
 template <class A>
 Result<A> decode_point(std::span<const uint8_t> b, Check check) {
   if constexpr (std::is_same_v<A, G1Affine>)
-    return decode_one(b, check);
+    return g1_decode(b, check);
   else
-    return decode_one_g2(b, check);
+    return g2_decode(b, check);
 }
 
 // Decodes count points from `bytes` into out, rejecting infinity (bellperson's rule for every
@@ -222,6 +220,7 @@ Result<MappedBellmanParameters> MappedBellmanParameters::open(const std::filesys
                                                               Check check) {
   auto m = MappedFile::open(path);
   if (!m.ok()) return m.error();
+  m->advise_sequential();
   MappedBellmanParameters p;
   p.file_ = std::move(*m);
   p.bytes_ = p.file_.bytes();

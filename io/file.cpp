@@ -60,7 +60,7 @@ void MappedFile::unmap() {
 }
 
 void MappedFile::advise_sequential() const {
-  if (data_ != nullptr) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_SEQUENTIAL | MADV_WILLNEED);
+  if (data_ != nullptr) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_SEQUENTIAL);
 }
 
 Result<std::vector<uint8_t>> read_file_bytes(const std::filesystem::path& path) {

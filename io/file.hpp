@@ -28,7 +28,8 @@ class MappedFile {
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   size_t size() const { return size_; }
 
-  // Tells the kernel we will read the file front to back, so it reads ahead aggressively.
+  // Tells the kernel that readers walk the file front to back (each decoding thread walks its own
+  // contiguous range), so it reads ahead aggressively and drops pages behind.
   void advise_sequential() const;
 
  private:

@@ -3,6 +3,7 @@
 // Order = .r1cs wire order: [1, outputs, public inputs, private inputs, internal].
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -17,10 +18,13 @@ struct SnarkjsWitness {
   std::vector<Fr> values;
 
   // bellman's split for a circuit with n_public public signals: inputs = w[0 ..= n_public]
-  // (ONE first), aux = the rest. public.json is inputs without the ONE.
-  std::span<const Fr> inputs(uint32_t n_public) const { return {values.data(), size_t(n_public) + 1}; }
+  // (ONE first), aux = the rest. public.json is inputs without the ONE. A witness too short for
+  // n_public gives what it has (callers check sizes against the circuit first).
+  std::span<const Fr> inputs(uint32_t n_public) const {
+    return std::span(values).first(std::min(values.size(), size_t(n_public) + 1));
+  }
   std::span<const Fr> aux(uint32_t n_public) const {
-    return {values.data() + n_public + 1, values.size() - n_public - 1};
+    return std::span(values).subspan(inputs(n_public).size());
   }
 };
 

@@ -27,6 +27,7 @@
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
 #include "field/fields.hpp"
+#include "io/bellman.hpp"
 
 namespace cuzk {
 
@@ -58,6 +59,10 @@ struct SnarkjsZkey {
   uint32_t log2_domain() const;  // domain_size = 2^log2_domain()
   // The primitive domain_size-th root of unity of ffjavascript: (5^t)^(2^(32 - log2)).
   Fr domain_root() const;
+  // The verifying key (what `snarkjs zkey export verificationkey` and `zkey export bellman` write).
+  BellmanVerifyingKey verifying_key() const {
+    return {alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic};
+  }
 };
 
 // Parses a .zkey image. Rejects: wrong magic/version, non-Groth16 protocols, q/r of another

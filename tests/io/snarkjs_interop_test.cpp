@@ -54,10 +54,6 @@ Fixture load() {
   return f;
 }
 
-BellmanVerifyingKey zkey_vk(const SnarkjsZkey& z) {
-  return {z.alpha_g1, z.beta_g1, z.beta_g2, z.gamma_g2, z.delta_g1, z.delta_g2, z.ic};
-}
-
 TEST(SnarkjsInterop, WitnessSatisfiesTheCircuit) {
   const Fixture f = load();
   ASSERT_FALSE(HasFailure());
@@ -128,7 +124,7 @@ TEST(SnarkjsInterop, ZkeyMatchesTheCircuitAndItsVerificationKey) {
   EXPECT_TRUE(z.gamma_g2 == G2Affine::generator());  // snarkjs's setup fixes gamma = G2
   auto theirs = nlohmann::ordered_json::parse(vk_text);
   theirs.erase("vk_alphabeta_12");
-  EXPECT_EQ(snarkjs_vk_json(zkey_vk(z)), theirs.dump(1));
+  EXPECT_EQ(snarkjs_vk_json(z.verifying_key()), theirs.dump(1));
 }
 
 TEST(SnarkjsInterop, ProofJsonRoundTripsByteForByte) {
@@ -214,7 +210,7 @@ TEST(SnarkjsInterop, SnarkjsVerifiesOurJson) {
     return write_file_bytes(dir / name, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()))
         .ok();
   };
-  ASSERT_TRUE(write("vk.json", snarkjs_vk_json(zkey_vk(f.zkey))));
+  ASSERT_TRUE(write("vk.json", snarkjs_vk_json(f.zkey.verifying_key())));
   ASSERT_TRUE(write("proof.json", snarkjs_proof_json(*proof)));
   ASSERT_TRUE(write("public.json", snarkjs_public_json(f.wtns.inputs(f.zkey.n_public).subspan(1))));
   const std::string verify = snarkjs.string() + " groth16 verify " + (dir / "vk.json").string() + " " +
