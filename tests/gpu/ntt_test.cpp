@@ -1,0 +1,268 @@
+// The device NTT against the CPU NTT (backend/cpu, the reference), element for element on fresh
+// random inputs: every size from 2^1 to 2^24, both root conventions, forward, inverse and the
+// coset variants, in all four combinations of input and output order; round trips; the
+// pointwise kernels; odd tunings that move the pass boundaries. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/cpu/ntt.hpp"
+#include "backend/cuda/ntt.hpp"
+
+namespace cuzk::cuda {
+namespace {
+
+using cpu::NttDomain;
+
+uint64_t fresh_seed() {
+  std::random_device rd;
+  return (uint64_t(rd()) << 32) | rd();
+}
+
+// Uniform field elements: a canonical integer below r is the Montgomery form of exactly one
+// element, so rejection sampling on raw limbs is uniform and needs no multiplication.
+std::vector<Fr> random_vector(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> v(n);
+  for (auto& x : v) {
+    for (;;) {
+      uint64_t l[Fr::N];
+      for (auto& w : l) w = rng();
+      l[Fr::N - 1] &= ~uint64_t(0) >> (64 * Fr::N - Fr::BITS);
+      if (!Fr::is_canonical(l)) continue;
+      for (size_t i = 0; i < Fr::N; ++i) x.l[i] = l[i];
+      break;
+    }
+  }
+  return v;
+}
+
+uint64_t reverse_bits(uint64_t x, unsigned bits) {
+  if (bits == 0) return 0;
+  x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+  x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+  x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+  return __builtin_bswap64(x) >> (64 - bits);
+}
+
+std::vector<Fr> bit_reversed(const std::vector<Fr>& v, unsigned log_n) {
+  std::vector<Fr> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[reverse_bits(i, log_n)] = v[i];
+  return r;
+}
+
+const char* name(RootConvention c) { return c == RootConvention::bellman ? "bellman" : "snarkjs"; }
+const char* name(NttOrder o) { return o == NttOrder::natural ? "N" : "R"; }
+
+// Index of the first difference, or -1.
+long first_mismatch(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  if (a.size() != b.size()) return 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return long(i);
+  return -1;
+}
+
+class Gpu : public ::testing::Test {
+ public:
+  void SetUp() override {
+    std::string why;
+    if (device_count(&why) == 0) GTEST_SKIP() << why;
+    auto s = Stream::create(0);
+    ASSERT_TRUE(s.ok()) << s.message();
+    stream_.emplace(std::move(*s));
+    seed_ = fresh_seed();
+    rng_.seed(seed_);
+    std::printf("seed %llu\n", (unsigned long long)seed_);
+  }
+  const Stream& stream() const { return *stream_; }
+
+  // Runs op on the device over `input` given in natural order, handing it over in order `in`
+  // and reading it back in order `out`; returns the result in natural order.
+  template <class Op>
+  std::vector<Fr> on_device(const std::vector<Fr>& input, unsigned log_n, NttOrder in, NttOrder out, Op op) {
+    const std::vector<Fr> host = in == NttOrder::natural ? input : bit_reversed(input, log_n);
+    auto buf = DeviceBuffer<Fr>::alloc(0, host.size());
+    EXPECT_TRUE(buf.ok()) << buf.message();
+    if (!buf) return {};
+    EXPECT_TRUE(buf->upload(host.data(), host.size(), stream()).ok());
+    const Status st = op(buf->data());
+    EXPECT_TRUE(st.ok()) << st.message();
+    std::vector<Fr> got(host.size());
+    EXPECT_TRUE(buf->download(got.data(), got.size(), stream()).ok());
+    const Status sy = stream().synchronize();
+    EXPECT_TRUE(sy.ok()) << sy.message();
+    return out == NttOrder::natural ? got : bit_reversed(got, log_n);
+  }
+
+  std::optional<Stream> stream_;
+  uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+
+constexpr NttOrder kOrders[2] = {NttOrder::natural, NttOrder::bit_reversed};
+
+// All four transforms at one size against the CPU, on one plan; order combinations: all four
+// when `all_orders`, else one picked by the size.
+void check_against_cpu(Gpu& t, const NttPlan& plan, unsigned log_n, bool all_orders, std::mt19937_64& rng,
+                       const Stream& s) {
+  const RootConvention conv = plan.convention();
+  auto dom = NttDomain::create(log_n, conv);
+  ASSERT_TRUE(dom.ok()) << dom.message();
+  ASSERT_EQ(plan.omega(log_n), dom->omega());
+  ASSERT_EQ(plan.default_coset_shift(log_n), dom->coset_shift());
+  auto coset = plan.coset_powers(s, log_n);
+  ASSERT_TRUE(coset.ok()) << coset.message();
+
+  for (int op = 0; op < 4; ++op) {
+    const std::vector<Fr> x = random_vector(size_t(1) << log_n, rng);
+    std::vector<Fr> want = x;
+    switch (op) {
+      case 0:
+        ASSERT_TRUE(dom->forward(want).ok());
+        break;
+      case 1:
+        ASSERT_TRUE(dom->inverse(want).ok());
+        break;
+      case 2:
+        ASSERT_TRUE(dom->coset_forward(want).ok());
+        break;
+      case 3:
+        ASSERT_TRUE(dom->coset_inverse(want).ok());
+        break;
+    }
+    static const char* kOps[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
+    for (int combo = 0; combo < 4; ++combo) {
+      if (!all_orders && combo != int((log_n + op) % 4)) continue;
+      const NttOrder in = kOrders[combo & 1], out = kOrders[combo >> 1];
+      const std::vector<Fr> got = t.on_device(x, log_n, in, out, [&](Fr* d) {
+        switch (op) {
+          case 0:
+            return plan.forward(s, d, log_n, in, out);
+          case 1:
+            return plan.inverse(s, d, log_n, in, out);
+          case 2:
+            return plan.coset_forward(s, d, *coset, in, out);
+          default:
+            return plan.coset_inverse(s, d, *coset, in, out);
+        }
+      });
+      const long bad = first_mismatch(got, want);
+      EXPECT_EQ(bad, -1) << name(conv) << " " << kOps[op] << " 2^" << log_n << " " << name(in) << "->"
+                         << name(out) << " plan 2^" << plan.max_log_size() << " first mismatch at " << bad;
+    }
+  }
+}
+
+TEST_F(Gpu, NttMatchesCpuAllSizesBothConventions) {
+  for (RootConvention conv : {RootConvention::bellman, RootConvention::snarkjs}) {
+    auto plan = NttPlan::create(stream(), 24, conv);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    for (unsigned log_n = 1; log_n <= 24; ++log_n) {
+      SCOPED_TRACE(std::string(name(conv)) + " 2^" + std::to_string(log_n));
+      check_against_cpu(*this, *plan, log_n, log_n <= 16 || log_n == 24, rng_, stream());
+      // A plan whose table is exactly the transform's size (the inverse reads its last entries).
+      if (log_n <= 14 && log_n % 3 == 1) {
+        auto exact = NttPlan::create(stream(), log_n, conv);
+        ASSERT_TRUE(exact.ok()) << exact.message();
+        check_against_cpu(*this, *exact, log_n, true, rng_, stream());
+      }
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Other tunings move the pass boundaries and the coalesced runs; the result must not change.
+TEST_F(Gpu, NttTuningsAgree) {
+  const NttTuning tunings[] = {{8, 0, 32}, {8, 3, 64}, {10, 4, 128}, {12, 2, 512}, {6, 2, 32}};
+  for (const NttTuning& tu : tunings) {
+    auto plan = NttPlan::create(stream(), 20, RootConvention::bellman, tu);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    for (unsigned log_n : {3u, 7u, 9u, 12u, 13u, 17u, 20u}) {
+      SCOPED_TRACE("tuning " + std::to_string(tu.pass_log) + "/" + std::to_string(tu.coalesce_log) + "/" +
+                   std::to_string(tu.threads) + " 2^" + std::to_string(log_n));
+      check_against_cpu(*this, *plan, log_n, false, rng_, stream());
+    }
+  }
+}
+
+// The prover's chain with no permutation: iNTT N→R, coset NTT R→N, coset iNTT N→R, NTT R→N
+// brings the input back; and each transform undoes its inverse at a size beyond the CPU checks.
+TEST_F(Gpu, NttRoundTrips) {
+  for (RootConvention conv : {RootConvention::bellman, RootConvention::snarkjs}) {
+    for (unsigned log_n : {5u, 18u, 25u}) {
+      auto plan = NttPlan::create(stream(), log_n, conv);
+      ASSERT_TRUE(plan.ok()) << plan.message();
+      auto coset = plan->coset_powers(stream(), log_n);
+      ASSERT_TRUE(coset.ok()) << coset.message();
+      const std::vector<Fr> x = random_vector(size_t(1) << log_n, rng_);
+      const std::vector<Fr> got =
+          on_device(x, log_n, NttOrder::natural, NttOrder::natural, [&](Fr* d) -> Status {
+            const auto N = NttOrder::natural, R = NttOrder::bit_reversed;
+            CUZK_TRY_STATUS(plan->inverse(stream(), d, log_n, N, R));
+            CUZK_TRY_STATUS(plan->coset_forward(stream(), d, *coset, R, N));
+            CUZK_TRY_STATUS(plan->coset_inverse(stream(), d, *coset, N, R));
+            CUZK_TRY_STATUS(plan->forward(stream(), d, log_n, R, N));
+            CUZK_TRY_STATUS(plan->forward(stream(), d, log_n, N, N));
+            CUZK_TRY_STATUS(plan->inverse(stream(), d, log_n, N, N));
+            CUZK_TRY_STATUS(plan->coset_forward(stream(), d, *coset, N, N));
+            return plan->coset_inverse(stream(), d, *coset, N, N);
+          });
+      EXPECT_EQ(first_mismatch(got, x), -1) << name(conv) << " 2^" << log_n;
+    }
+  }
+}
+
+TEST_F(Gpu, PointwiseKernelsMatchCpu) {
+  const size_t n = 100003;  // not a power of two, not a multiple of a block
+  const std::vector<Fr> a = random_vector(n, rng_), b = random_vector(n, rng_), c = random_vector(n, rng_);
+  const Fr z = random_vector(1, rng_)[0], g = random_vector(1, rng_)[0];
+  auto db = DeviceBuffer<Fr>::alloc(0, n);
+  auto dc = DeviceBuffer<Fr>::alloc(0, n);
+  ASSERT_TRUE(db.ok() && dc.ok());
+  ASSERT_TRUE(db->upload(b.data(), n, stream()).ok());
+  ASSERT_TRUE(dc->upload(c.data(), n, stream()).ok());
+  for (const Fr& zz : {z, Fr::one()}) {
+    std::vector<Fr> want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = (a[i] * b[i] - c[i]) * zz;
+    const auto got = on_device(a, 0, NttOrder::natural, NttOrder::natural, [&](Fr* d) {
+      return mul_sub_scale(stream(), d, db->data(), dc->data(), zz, n);
+    });
+    EXPECT_EQ(first_mismatch(got, want), -1) << "mul_sub_scale";
+  }
+  {
+    std::vector<Fr> want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = a[i] * z;
+    const auto got = on_device(a, 0, NttOrder::natural, NttOrder::natural,
+                               [&](Fr* d) { return scale(stream(), d, z, n); });
+    EXPECT_EQ(first_mismatch(got, want), -1) << "scale";
+  }
+  {
+    std::vector<Fr> want = a;
+    cpu::scale_by_powers(want, z, g);
+    const auto got = on_device(a, 0, NttOrder::natural, NttOrder::natural,
+                               [&](Fr* d) { return scale_by_powers(stream(), d, z, g, n); });
+    EXPECT_EQ(first_mismatch(got, want), -1) << "scale_by_powers";
+  }
+}
+
+TEST_F(Gpu, NttRejectsBadArguments) {
+  auto plan = NttPlan::create(stream(), 10, RootConvention::bellman);
+  ASSERT_TRUE(plan.ok()) << plan.message();
+  EXPECT_EQ(plan->device_bytes(), size_t(512) * sizeof(Fr));
+  auto buf = DeviceBuffer<Fr>::alloc(0, 2048);
+  ASSERT_TRUE(buf.ok());
+  EXPECT_FALSE(plan->forward(stream(), buf->data(), 11).ok());
+  EXPECT_FALSE(plan->forward(stream(), nullptr, 4).ok());
+  EXPECT_FALSE(plan->coset_powers(stream(), 11).ok());
+  EXPECT_FALSE(plan->coset_powers(stream(), 4, Fr::zero()).ok());
+  EXPECT_FALSE(NttPlan::create(stream(), 29, RootConvention::bellman).ok());
+  EXPECT_FALSE(NttPlan::create(stream(), 10, RootConvention::bellman, {13, 2, 256}).ok());
+  EXPECT_FALSE(NttPlan::create(stream(), 10, RootConvention::bellman, {10, 2, 100}).ok());
+}
+
+}  // namespace
+}  // namespace cuzk::cuda
