@@ -94,14 +94,22 @@ struct Fp6 {
     return r;
   }
 
-  // a^(p^k) for k = 1, 2, 3: each Fp2 coefficient is raised (conjugated for odd k) and v^(p^k) =
-  // v * xi^((p^k - 1)/3) brings the constants of frobenius_constants.hpp.
+  // a^(p^k): each Fp2 coefficient is raised (conjugated for odd k) and v^(p^k) = v *
+  // xi^((p^k - 1)/3) brings the constants of frobenius_constants.hpp, which cover k = 1, 2, 3;
+  // larger k compose those.
   CUZK_HD Fp6 frobenius_map(unsigned k) const {
-    const bool odd = (k & 1) != 0;
-    const Fp2 a0 = odd ? c0.conjugate() : c0;
-    const Fp2 a1 = odd ? c1.conjugate() : c1;
-    const Fp2 a2 = odd ? c2.conjugate() : c2;
-    return {a0, a1 * frobenius::fp6_c1(k), a2 * frobenius::fp6_c2(k)};
+    k %= 6;
+    Fp6 r = *this;
+    while (k > 0) {
+      const unsigned s = k > 3 ? 3 : k;
+      const bool odd = (s & 1) != 0;
+      const Fp2 a0 = odd ? r.c0.conjugate() : r.c0;
+      const Fp2 a1 = odd ? r.c1.conjugate() : r.c1;
+      const Fp2 a2 = odd ? r.c2.conjugate() : r.c2;
+      r = {a0, a1 * frobenius::fp6_c1(s), a2 * frobenius::fp6_c2(s)};
+      k -= s;
+    }
+    return r;
   }
 };
 

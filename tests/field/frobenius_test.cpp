@@ -60,6 +60,12 @@ TEST(Frobenius, Fp6IsPowerP) {
     const Fp6 a = rng.fp6();
     EXPECT_EQ(a.frobenius_map(0), a);
     for (unsigned k = 1; k <= 3; ++k) ASSERT_EQ(a.frobenius_map(k), pow_p(a, k)) << "k = " << k;
+    Fp6 iter = a;
+    for (unsigned k = 1; k <= 7; ++k) {
+      iter = iter.frobenius_map(1);
+      ASSERT_EQ(a.frobenius_map(k), iter) << "k = " << k;
+    }
+    ASSERT_EQ(a.frobenius_map(6), a);
   }
 }
 
