@@ -1,0 +1,210 @@
+// cuzk_bench_gpu_field: throughput of Fp mul/sqr, Fr mul/sqr and G1 XYZZ mixed addition on one GPU.
+//
+//   cuzk_bench_gpu_field [--device D] [--reps R] [--json FILE]
+//
+// Each thread runs a long dependent chain of one operation (so nothing can be elided or merged)
+// and there are several waves of resident threads (so the chip is full). Timed with CUDA events
+// after a warm-up, R repeats, median reported. Before timing, one thread's chain is recomputed on
+// the host and compared, so a fast wrong kernel cannot pass. The ceiling column is the IMAD-bound
+// rate: SMs x 64 IMAD/clk x clock / (IMAD per operation, counted in docs/BENCHMARKS.md).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/throughput.hpp"
+#include "curve/g1.hpp"
+
+namespace {
+
+using namespace cuzk;
+
+struct Row {
+  std::string name;
+  double ops, median_ms, min_ms, ops_per_s, imad_per_op, ceiling_ops_per_s;
+};
+
+template <class F>
+F random_field(std::mt19937_64& rng) {
+  for (;;) {
+    F x;
+    for (auto& v : x.l) v = rng();
+    x.l[F::N - 1] &= ~uint64_t(0) >> (64 * F::N - F::BITS);
+    if (F::is_canonical(x.l)) return x;
+  }
+}
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "cuzk_bench_gpu_field: %s\n", what.c_str());
+  return 1;
+}
+
+#define BENCH_TRY(expr)                                    \
+  do {                                                     \
+    const auto& st_ = (expr);                              \
+    if (!st_.ok()) return cuzk::make_error(st_.message()); \
+  } while (0)
+
+// Times `launch` (one full run): warm-up twice, then reps runs; returns sorted times in ms.
+template <class L>
+Result<std::vector<double>> time_runs(const cuda::Stream& s, int reps, L&& launch) {
+  auto timer = cuda::EventTimer::create(s.device());
+  if (!timer) return timer.error();
+  for (int i = 0; i < 2; ++i) BENCH_TRY(launch());
+  BENCH_TRY(s.synchronize());
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    BENCH_TRY(timer->start(s));
+    BENCH_TRY(launch());
+    BENCH_TRY(timer->stop(s));
+    auto ms = timer->elapsed_ms();
+    if (!ms) return ms.error();
+    t.push_back(*ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+template <class F>
+Result<Row> bench_field(const char* name, const cuda::Stream& s, const cuda::DeviceInfo& info, bool square,
+                        double imad, int reps, std::mt19937_64& rng) {
+  // 48 registers or fewer: 2048 resident threads per SM; 4 waves of them.
+  const size_t threads = size_t(info.sm_count) * 2048 * 4;
+  const uint32_t iters = 1024;
+  std::vector<F> host(2 * threads);
+  for (auto& x : host) x = random_field<F>(rng);
+  auto buf = cuda::DeviceBuffer<F>::alloc(s.device(), host.size());
+  if (!buf) return buf.error();
+  BENCH_TRY(buf->upload(host.data(), host.size(), s));
+  // Check one chain (the last thread) against the host before timing.
+  BENCH_TRY(cuda::field_mul_chain<F>(s, buf->data(), threads, iters, square));
+  F got;
+  BENCH_TRY(cuda::detail::copy_async(&got, buf->data() + threads - 1, sizeof(F), cudaMemcpyDeviceToHost, s));
+  BENCH_TRY(s.synchronize());
+  F want = host[threads - 1];
+  const F y = host[2 * threads - 1];
+  for (uint32_t i = 0; i < iters; ++i) want = square ? want.sqr() : want * y;
+  if (!(got == want)) return make_error(std::string(name) + ": device chain differs from the host");
+
+  auto t =
+      time_runs(s, reps, [&] { return cuda::field_mul_chain<F>(s, buf->data(), threads, iters, square); });
+  if (!t) return t.error();
+  Row r;
+  r.name = name;
+  r.ops = double(threads) * iters;
+  r.median_ms = (*t)[t->size() / 2];
+  r.min_ms = t->front();
+  r.ops_per_s = r.ops / (r.median_ms * 1e-3);
+  r.imad_per_op = imad;
+  r.ceiling_ops_per_s = double(info.sm_count) * 64 * info.clock_khz * 1e3 / imad;
+  return r;
+}
+
+Result<Row> bench_madd(const cuda::Stream& s, const cuda::DeviceInfo& info, int reps, std::mt19937_64& rng) {
+  // ~162 registers: 384 resident threads per SM (3 blocks of 128); 8 waves.
+  const size_t threads = size_t(info.sm_count) * 384 * 8;
+  const uint32_t iters = 256;
+  std::vector<G1Affine> pts(32);
+  for (auto& p : pts) p = G1Affine::generator().mul(random_field<Fr>(rng)).to_affine();
+  std::vector<G1Xyzz> acc(threads);
+  {
+    // Distinct random starting points: a short walk from a random multiple.
+    G1Xyzz a(G1Affine::generator().mul(random_field<Fr>(rng)));
+    for (size_t i = 0; i < threads; ++i) {
+      a = a.add_mixed(pts[i % 31]);
+      acc[i] = a;
+    }
+  }
+  auto dpts = cuda::DeviceBuffer<G1Affine>::alloc(s.device(), pts.size());
+  if (!dpts) return dpts.error();
+  auto dacc = cuda::DeviceBuffer<G1Xyzz>::alloc(s.device(), threads);
+  if (!dacc) return dacc.error();
+  BENCH_TRY(dpts->upload(pts.data(), pts.size(), s));
+  BENCH_TRY(dacc->upload(acc.data(), acc.size(), s));
+  BENCH_TRY(cuda::g1_xyzz_madd_chain(s, dacc->data(), dpts->data(), threads, iters));
+  G1Xyzz got;
+  const size_t t0 = threads - 1;
+  BENCH_TRY(cuda::detail::copy_async(&got, dacc->data() + t0, sizeof(G1Xyzz), cudaMemcpyDeviceToHost, s));
+  BENCH_TRY(s.synchronize());
+  G1Xyzz want = acc[t0];
+  for (uint32_t i = 0; i < iters; ++i) want = want.add_mixed(pts[(t0 + i) % 32]);
+  if (std::memcmp(&got, &want, sizeof(G1Xyzz)) != 0)
+    return make_error("g1 madd: device chain differs from the host");
+
+  auto t = time_runs(s, reps,
+                     [&] { return cuda::g1_xyzz_madd_chain(s, dacc->data(), dpts->data(), threads, iters); });
+  if (!t) return t.error();
+  Row r;
+  r.name = "g1_xyzz_add_mixed";
+  r.ops = double(threads) * iters;
+  r.median_ms = (*t)[t->size() / 2];
+  r.min_ms = t->front();
+  r.ops_per_s = r.ops / (r.median_ms * 1e-3);
+  r.imad_per_op = 8 * 588 + 2 * 456;  // madd-2008-s: 8M + 2S
+  r.ceiling_ops_per_s = double(info.sm_count) * 64 * info.clock_khz * 1e3 / r.imad_per_op;
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int device = 0, reps = 9;
+  const char* json = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+      device = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
+      json = argv[++i];
+    else
+      return fail(std::string("unknown argument ") + argv[i]);
+  }
+  std::string why;
+  if (cuda::device_count(&why) <= device) return fail(why.empty() ? "no such device" : why);
+  auto info = cuda::device_info(device);
+  if (!info) return fail(info.message());
+  auto s = cuda::Stream::create(device);
+  if (!s) return fail(s.message());
+  std::printf("device %d: %s, %d SMs, %d MHz (max), driver %d, runtime %d\n", device, info->name.c_str(),
+              info->sm_count, info->clock_khz / 1000, info->driver_version, info->runtime_version);
+
+  std::mt19937_64 rng(42);
+  std::vector<Row> rows;
+  // IMAD per op (32-bit limbs): mul 2n^2 + n(2n+1); dedicated sqr n(n+1) + n(2n+1).
+  for (auto r :
+       {bench_field<Fp>("fp_mul", *s, *info, false, 588, reps, rng),
+        bench_field<Fp>("fp_sqr", *s, *info, true, 456, reps, rng),
+        bench_field<Fr>("fr_mul", *s, *info, false, 264, reps, rng),
+        bench_field<Fr>("fr_sqr", *s, *info, true, 208, reps, rng), bench_madd(*s, *info, reps, rng)}) {
+    if (!r) return fail(r.message());
+    rows.push_back(*r);
+  }
+  std::printf("%-20s %14s %10s %10s %14s %9s %14s %7s\n", "op", "ops", "median_ms", "min_ms", "ops/s",
+              "IMAD/op", "ceiling ops/s", "of ceil");
+  for (const auto& r : rows)
+    std::printf("%-20s %14.4g %10.3f %10.3f %14.4g %9.0f %14.4g %6.1f%%\n", r.name.c_str(), r.ops,
+                r.median_ms, r.min_ms, r.ops_per_s, r.imad_per_op, r.ceiling_ops_per_s,
+                100 * r.ops_per_s / r.ceiling_ops_per_s);
+  if (json) {
+    FILE* f = std::fopen(json, "w");
+    if (!f) return fail(std::string("cannot write ") + json);
+    std::fprintf(f,
+                 "{\"device\": \"%s\", \"sm_count\": %d, \"clock_mhz\": %d, \"driver\": %d, \"results\": [\n",
+                 info->name.c_str(), info->sm_count, info->clock_khz / 1000, info->driver_version);
+    for (size_t i = 0; i < rows.size(); ++i)
+      std::fprintf(
+          f,
+          "  {\"op\": \"%s\", \"ops\": %.0f, \"median_ms\": %.4f, \"min_ms\": %.4f, \"ops_per_s\": %.6g, "
+          "\"imad_per_op\": %.0f, \"ceiling_ops_per_s\": %.6g}%s\n",
+          rows[i].name.c_str(), rows[i].ops, rows[i].median_ms, rows[i].min_ms, rows[i].ops_per_s,
+          rows[i].imad_per_op, rows[i].ceiling_ops_per_s, i + 1 < rows.size() ? "," : "");
+    std::fprintf(f, "]}\n");
+    std::fclose(f);
+  }
+  return 0;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# One visit to the GPU machine: every GPU test and benchmark found in the build folder, plus the
+# SASS instruction counts of the field/curve throughput kernels. Run from the repository root:
+#
+#   tools/gpu-visit.sh [BUILD_DIR]     (default build-cuda; logs go to $OUT, else ./gpu-visit-out)
+#
+# The binaries are built on the development machine and carried (static cudart, static gtest);
+# nothing is compiled here. Each step has a time limit and a failure never stops the others.
+set -u
+B=${1:-build-cuda}
+O=${OUT:-gpu-visit-out}
+mkdir -p "$O"
+export PATH=/usr/local/cuda/bin:$PATH
+log() { echo "== $*" | tee -a "$O/summary.txt"; }
+
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.sm,power.limit --format=csv
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+  nvcc --version | tail -1
+} >"$O/env.txt" 2>&1
+cat "$O/env.txt"
+
+# Tests: GPU/CUDA test binaries (gtest), each one in full.
+for t in $(find "$B/tests" -type f -executable -name 'cuzk_test_*' 2>/dev/null | grep -Ei 'gpu|cuda' | sort); do
+  log "test $(basename "$t")"
+  timeout 240 "$t" --gtest_brief=1 >>"$O/tests.log" 2>&1
+  echo "exit $? for $t" | tee -a "$O/summary.txt" >>"$O/tests.log"
+done
+grep -E '^\[  (FAILED|PASSED|SKIPPED) ' "$O/tests.log" | sort | uniq -c | tee -a "$O/summary.txt"
+
+# Benchmarks: every executable in bench/gpu.
+for b in $(find "$B/bench/gpu" -maxdepth 1 -type f -executable -name 'cuzk_bench_*' 2>/dev/null | sort); do
+  n=$(basename "$b")
+  log "bench $n"
+  if [ "$n" = cuzk_bench_gpu_field ]; then
+    timeout 180 "$b" --json "$O/bench_gpu_field.json" >>"$O/bench.log" 2>&1
+  else
+    timeout 180 "$b" >>"$O/bench.log" 2>&1
+  fi
+  echo "exit $? for $n" | tee -a "$O/summary.txt" >>"$O/bench.log"
+done
+# The host's single-core field/curve numbers, on this machine's CPU too.
+if [ -x "$B/bench/cpu/cuzk_bench_cpu" ]; then
+  log "bench cuzk_bench_cpu --quick"
+  timeout 120 "$B/bench/cpu/cuzk_bench_cpu" --quick >>"$O/bench.log" 2>&1
+fi
+
+# SASS of the throughput kernels: instruction mix per kernel.
+obj=$(find "$B" -name 'throughput.cu.o' | head -1)
+if [ -n "$obj" ] && command -v cuobjdump >/dev/null; then
+  cuobjdump --dump-sass "$obj" >"$O/sass_throughput.txt" 2>&1
+  awk '/Function :/ { fn = $3 }
+       /^ +\/\*[0-9a-f]+\*\/ / { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); n[fn "\t" op]++ }
+       END { for (k in n) print k "\t" n[k] }' "$O/sass_throughput.txt" | sort >"$O/sass_counts.txt"
+  log "sass counts written"
+fi
+log "done"
