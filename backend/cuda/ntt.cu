@@ -1,0 +1,473 @@
+// Fr NTT kernels (see ntt.hpp for the contract).
+//
+// Shape. A transform of 2^log_n is a few passes over the buffer; each pass runs up to
+// pass_log radix-2 stages on 2^pass_log elements that one block holds in shared memory. A pass
+// over index bits [s_lo, s_lo + k) loads, per block, the 2^k elements that differ only in those
+// bits, for 2^c consecutive values of the bits below s_lo (c = coalesce_log, so that each block
+// reads runs of 2^c · 32 contiguous bytes). DIF passes go from the top bits down, DIT passes
+// from the bottom up. 2^27 with pass_log 11 is three passes of 9 stages.
+//
+// Twiddles. A stage with half-size h = 2^s multiplies by ω_{2h}^(i mod h) = ω_N^((i mod h)·N/2h),
+// read from one table of ω_N^j, j < N/2, for the plan's largest size N. Direct radix-2 with a
+// full table costs the fewest field multiplications (n/2·log n minus the trivial twiddles, which
+// are skipped), and the transform is bound by multiplications, not by bytes: 2^27 needs about
+// 1.8e9 of them (≈ 28 ms of the H200's IMAD rate) against ≈ 5 ms of memory traffic for three
+// passes. The inverse reads the same table: ω^-e = −ω^(N/2 − e) for 0 < e < N/2, and the minus
+// sign is absorbed by swapping the operands of a subtraction.
+//
+// Scaling (coset powers, n^-1) is fused into the first pass's loads (forward coset) or the last
+// pass's stores (inverse), so it costs multiplications but no extra pass over memory.
+#include "backend/cuda/ntt.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace cuzk::cuda {
+namespace {
+
+// ------------------------------------------------------------------ element access
+// 16-byte loads and stores (Fr is 32 bytes, 8-byte aligned as a type, but every buffer here is
+// at least 32-byte aligned): half the memory instructions of the default 8-byte accesses.
+__device__ __forceinline__ Fr load_fr(const Fr* p) {
+  const uint4* q = reinterpret_cast<const uint4*>(p);
+  const uint4 a = q[0], b = q[1];
+  Fr r;
+  r.l[0] = uint64_t(a.y) << 32 | a.x;
+  r.l[1] = uint64_t(a.w) << 32 | a.z;
+  r.l[2] = uint64_t(b.y) << 32 | b.x;
+  r.l[3] = uint64_t(b.w) << 32 | b.z;
+  return r;
+}
+__device__ __forceinline__ Fr load_fr_ro(const Fr* __restrict__ p) {
+  const uint4* q = reinterpret_cast<const uint4*>(p);
+  const uint4 a = __ldg(q), b = __ldg(q + 1);
+  Fr r;
+  r.l[0] = uint64_t(a.y) << 32 | a.x;
+  r.l[1] = uint64_t(a.w) << 32 | a.z;
+  r.l[2] = uint64_t(b.y) << 32 | b.x;
+  r.l[3] = uint64_t(b.w) << 32 | b.z;
+  return r;
+}
+__device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
+  uint4* q = reinterpret_cast<uint4*>(p);
+  q[0] = make_uint4(uint32_t(x.l[0]), uint32_t(x.l[0] >> 32), uint32_t(x.l[1]), uint32_t(x.l[1] >> 32));
+  q[1] = make_uint4(uint32_t(x.l[2]), uint32_t(x.l[2] >> 32), uint32_t(x.l[3]), uint32_t(x.l[3] >> 32));
+}
+
+__device__ __forceinline__ uint32_t reverse_bits(uint32_t x, unsigned bits) {
+  return bits == 0 ? 0 : __brev(x) >> (32 - bits);
+}
+
+// ------------------------------------------------------------------ pass kernel
+enum ScaleMode : int { kNoScale = 0, kConstant = 1, kPowers = 2 };
+
+// Multiplies element e (its logical index: the position, or its bit reversal when the data is in
+// bit-reversed order at that point) by c (kConstant) or by lo[e mod 2^split]·hi[e >> split].
+struct ScaleArgs {
+  int mode = kNoScale;
+  bool reversed = false;
+  unsigned split = 0;
+  Fr c{};
+  const Fr* lo = nullptr;
+  const Fr* hi = nullptr;
+};
+
+struct PassArgs {
+  Fr* data;
+  const Fr* tw;      // ω_N^j, j < N/2
+  unsigned tw_log;   // log2(N/2)
+  unsigned log_n;    // size of this transform
+  unsigned s_lo;     // lowest index bit transformed by this pass
+  unsigned k;        // stages in this pass
+  unsigned c;        // consecutive low bits per block
+  ScaleArgs pre, post;
+};
+
+__device__ __forceinline__ Fr apply_scale(const ScaleArgs& a, const Fr& x, uint32_t pos, unsigned log_n) {
+  if (a.mode == kConstant) return x * a.c;
+  const uint32_t e = a.reversed ? reverse_bits(pos, log_n) : pos;
+  const Fr f = load_fr_ro(a.lo + (e & ((1u << a.split) - 1))) * load_fr_ro(a.hi + (e >> a.split));
+  return x * f;
+}
+
+template <bool DIT, bool INV>
+__global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
+  extern __shared__ uint4 smem_raw[];
+  Fr* sh = reinterpret_cast<Fr*>(smem_raw);
+  const unsigned K = p.k + p.c;
+  const uint32_t size = 1u << K;
+  const unsigned low_blocks_log = p.s_lo - p.c;
+  const uint32_t low_block = blockIdx.x & ((1u << low_blocks_log) - 1);
+  const uint32_t high = blockIdx.x >> low_blocks_log;
+  const uint32_t low_base = low_block << p.c;  // index bits below s_lo common to the block
+  const uint32_t base = low_base + (high << (p.s_lo + p.k));
+  const uint32_t cmask = (1u << p.c) - 1;
+
+  for (uint32_t li = threadIdx.x; li < size; li += blockDim.x) {
+    const uint32_t gi = base + (li & cmask) + ((li >> p.c) << p.s_lo);
+    Fr x = load_fr(p.data + gi);
+    if (p.pre.mode != kNoScale) x = apply_scale(p.pre, x, gi, p.log_n);
+    store_fr(sh + li, x);
+  }
+  __syncthreads();
+
+  const uint32_t half_table = 1u << p.tw_log;
+  for (unsigned step = 0; step < p.k; ++step) {
+    const unsigned b = DIT ? step : p.k - 1 - step;  // local stage bit
+    const unsigned s = p.s_lo + b;                    // global stage: half-size 2^s
+    const unsigned q = p.c + b;                       // its bit in the block-local index
+    for (uint32_t t = threadIdx.x; t < size / 2; t += blockDim.x) {
+      const uint32_t i0 = ((t >> q) << (q + 1)) | (t & ((1u << q) - 1));
+      const uint32_t i1 = i0 | (1u << q);
+      // i mod 2^s for the butterfly's global index i.
+      const uint32_t j = low_base + (i0 & cmask) + (((i0 >> p.c) & ((1u << b) - 1)) << p.s_lo);
+      const uint32_t e = j << (p.tw_log - s);  // ω_{2^(s+1)}^j = ω_N^e, e < N/2
+      Fr x = load_fr(sh + i0), y = load_fr(sh + i1);
+      if constexpr (!DIT) {
+        const Fr sum = x + y;
+        if (e == 0)
+          y = x - y;
+        else if constexpr (INV)
+          y = (y - x) * load_fr_ro(p.tw + (half_table - e));
+        else
+          y = (x - y) * load_fr_ro(p.tw + e);
+        x = sum;
+      } else {
+        if (e == 0) {
+          const Fr sum = x + y;
+          y = x - y;
+          x = sum;
+        } else if constexpr (INV) {
+          const Fr u = y * load_fr_ro(p.tw + (half_table - e));  // y·ω^-e = −u
+          y = x + u;
+          x = x - u;
+        } else {
+          const Fr u = y * load_fr_ro(p.tw + e);
+          y = x - u;
+          x = x + u;
+        }
+      }
+      store_fr(sh + i0, x);
+      store_fr(sh + i1, y);
+    }
+    __syncthreads();
+  }
+
+  for (uint32_t li = threadIdx.x; li < size; li += blockDim.x) {
+    const uint32_t gi = base + (li & cmask) + ((li >> p.c) << p.s_lo);
+    Fr x = load_fr(sh + li);
+    if (p.post.mode != kNoScale) x = apply_scale(p.post, x, gi, p.log_n);
+    store_fr(p.data + gi, x);
+  }
+}
+
+// ------------------------------------------------------------------ helper kernels
+__global__ void bit_reverse_kernel(Fr* a, uint32_t n, unsigned log_n) {
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const uint32_t j = reverse_bits(i, log_n);
+    if (i < j) {
+      const Fr x = load_fr(a + i), y = load_fr(a + j);
+      store_fr(a + i, y);
+      store_fr(a + j, x);
+    }
+  }
+}
+
+// out[i] = c·g^i for i < n, in runs of kRun per thread: one exponentiation per run.
+constexpr uint32_t kRun = 64;
+__global__ void powers_kernel(Fr* out, uint32_t n, Fr c, Fr g) {
+  const uint32_t start = (blockIdx.x * blockDim.x + threadIdx.x) * kRun;
+  if (start >= n) return;
+  Fr p = c * g.pow(start);
+  const uint32_t end = start + kRun < n ? start + kRun : n;
+  for (uint32_t i = start; i < end; ++i) {
+    store_fr(out + i, p);
+    p = p * g;
+  }
+}
+
+// a_i ← a_i·c·g^i, one exponentiation per run of kRun elements.
+__global__ void scale_by_powers_kernel(Fr* a, size_t n, Fr c, Fr g) {
+  const size_t start = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
+  if (start >= n) return;
+  Fr p = c * g.pow(start);
+  const size_t end = start + kRun < n ? start + kRun : n;
+  for (size_t i = start; i < end; ++i) {
+    store_fr(a + i, load_fr(a + i) * p);
+    p = p * g;
+  }
+}
+
+__global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* __restrict__ c, Fr z, bool scaled,
+                                     size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    Fr r = load_fr(a + i) * load_fr_ro(b + i) - load_fr_ro(c + i);
+    if (scaled) r = r * z;
+    store_fr(a + i, r);
+  }
+}
+
+__global__ void scale_kernel(Fr* a, Fr c, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    store_fr(a + i, load_fr(a + i) * c);
+}
+
+// ------------------------------------------------------------------ host helpers
+unsigned grid_for(size_t n, unsigned block) {
+  const size_t b = (n + block - 1) / block;
+  return unsigned(b < 65536 ? b : 65536);
+}
+
+Fr square_times(Fr x, unsigned times) {
+  for (unsigned i = 0; i < times; ++i) x = x.sqr();
+  return x;
+}
+
+// ω_{2^32} of a convention: generator^t, t = (r − 1) / 2^32 (as in backend/cpu/ntt.cpp).
+Fr root_of_unity_2_32(RootConvention convention) {
+  using P = Fr::params;
+  uint64_t t[Fr::N];
+  for (size_t i = 0; i < Fr::N; ++i) {
+    const uint64_t lo = (i == 0 ? P::mod(0) - 1 : P::mod(i)) >> P::S;
+    const uint64_t hi = i + 1 < Fr::N ? P::mod(i + 1) << (64 - P::S) : 0;
+    t[i] = lo | hi;
+  }
+  return Fr::from_u64(convention == RootConvention::bellman ? 7 : 5).pow(t, Fr::N);
+}
+
+Status launch_powers(const Stream& s, Fr* out, uint32_t n, const Fr& c, const Fr& g) {
+  const uint32_t threads = (n + kRun - 1) / kRun;
+  constexpr unsigned block = 128;
+  powers_kernel<<<(threads + block - 1) / block, block, 0, s.get()>>>(out, n, c, g);
+  return check_launch("ntt powers_kernel");
+}
+
+size_t shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * sizeof(Fr); }
+
+}  // namespace
+
+// ------------------------------------------------------------------ plan
+size_t NttPlan::device_bytes_for(unsigned max_log_size) {
+  return max_log_size == 0 ? sizeof(Fr) : (size_t(1) << (max_log_size - 1)) * sizeof(Fr);
+}
+
+Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConvention convention,
+                                NttTuning tuning) {
+  if (max_log_size > kMaxLogSize)
+    return make_error("NttPlan: 2^" + std::to_string(max_log_size) + " exceeds the supported 2^" +
+                      std::to_string(kMaxLogSize));
+  if (tuning.pass_log < 2 || tuning.pass_log > 12 || tuning.coalesce_log + 2 > tuning.pass_log ||
+      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0)
+    return make_error("NttPlan: tuning out of range (pass_log 2..12, coalesce_log <= pass_log - 2, threads a "
+                      "power of two in 32..512)");
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  // More than 48 KiB of dynamic shared memory must be asked for per kernel (cheap, idempotent).
+  const int smem = int(shared_bytes(tuning.pass_log));
+  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<false, false>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                        "cudaFuncSetAttribute(ntt_pass)"));
+  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<false, true>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                        "cudaFuncSetAttribute(ntt_pass)"));
+  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<true, false>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                        "cudaFuncSetAttribute(ntt_pass)"));
+  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<true, true>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+                        "cudaFuncSetAttribute(ntt_pass)"));
+
+  NttPlan plan;
+  plan.max_log_size_ = max_log_size;
+  plan.convention_ = convention;
+  plan.tuning_ = tuning;
+  plan.omega_max_ = square_times(root_of_unity_2_32(convention), Fr::params::S - max_log_size);
+  const size_t count = device_bytes_for(max_log_size) / sizeof(Fr);
+  auto tw = DeviceBuffer<Fr>::alloc(s.device(), count);
+  if (!tw) return tw.error();
+  plan.twiddles_ = std::move(*tw);
+  CUZK_TRY_STATUS(launch_powers(s, plan.twiddles_.data(), uint32_t(count), Fr::one(), plan.omega_max_));
+  return Result<NttPlan>(std::move(plan));
+}
+
+Fr NttPlan::omega(unsigned log_n) const { return square_times(omega_max_, max_log_size_ - log_n); }
+
+Fr NttPlan::default_coset_shift(unsigned log_n) const {
+  if (convention_ == RootConvention::bellman) return Fr::from_u64(7);
+  return square_times(root_of_unity_2_32(convention_), Fr::params::S - log_n - 1);
+}
+
+Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, const Fr& shift) const {
+  if (log_n > max_log_size_) return make_error("NttPlan::coset_powers: size above the plan's");
+  if (shift.is_zero()) return make_error("NttPlan::coset_powers: the coset shift must be nonzero");
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  NttCosetPowers cp;
+  cp.log_n = log_n;
+  cp.split = (log_n + 1) / 2;
+  cp.shift = shift;
+  const uint32_t nlo = 1u << cp.split, nhi = 1u << (log_n - cp.split);
+  auto lo = DeviceBuffer<Fr>::alloc(s.device(), nlo);
+  if (!lo) return lo.error();
+  auto hi = DeviceBuffer<Fr>::alloc(s.device(), nhi);
+  if (!hi) return hi.error();
+  auto ilo = DeviceBuffer<Fr>::alloc(s.device(), nlo);
+  if (!ilo) return ilo.error();
+  auto ihi = DeviceBuffer<Fr>::alloc(s.device(), nhi);
+  if (!ihi) return ihi.error();
+  cp.lo = std::move(*lo);
+  cp.hi = std::move(*hi);
+  cp.inv_lo = std::move(*ilo);
+  cp.inv_hi = std::move(*ihi);
+  const Fr inv_shift = shift.inverse();
+  const Fr n_inv = Fr::from_u64(uint64_t(1) << log_n).inverse();
+  CUZK_TRY_STATUS(launch_powers(s, cp.lo.data(), nlo, Fr::one(), shift));
+  CUZK_TRY_STATUS(launch_powers(s, cp.hi.data(), nhi, Fr::one(), square_times(shift, cp.split)));
+  CUZK_TRY_STATUS(launch_powers(s, cp.inv_lo.data(), nlo, Fr::one(), inv_shift));
+  CUZK_TRY_STATUS(launch_powers(s, cp.inv_hi.data(), nhi, n_inv, square_times(inv_shift, cp.split)));
+  return Result<NttCosetPowers>(std::move(cp));
+}
+
+Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
+                          const NttCosetPowers* coset) const {
+  if (log_n > max_log_size_)
+    return make_error("NTT of 2^" + std::to_string(log_n) + " on a plan of 2^" + std::to_string(max_log_size_));
+  if (s.device() != device()) return make_error("NTT: the stream's device is not the plan's");
+  if (data == nullptr) return make_error("NTT: null data");
+  if (log_n == 0) return Status::Ok();  // every transform of one element is the identity
+  auto guard = DeviceGuard::enter(s.device());
+  if (!guard) return guard.error();
+
+  // DIF maps natural → bit-reversed, DIT bit-reversed → natural; a bit reversal before or after
+  // covers the other two combinations.
+  const bool dit = in == NttOrder::bit_reversed && out == NttOrder::natural;
+  const bool rev_before = in == NttOrder::bit_reversed && out == NttOrder::bit_reversed;
+  const bool rev_after = in == NttOrder::natural && out == NttOrder::natural;
+  const uint32_t n = 1u << log_n;
+  if (rev_before) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));
+
+  ScaleArgs pre, post;
+  if (coset && !inverse) {
+    pre = {kPowers, dit, coset->split, Fr::one(), coset->lo.data(), coset->hi.data()};
+  } else if (coset && inverse) {
+    post = {kPowers, !dit, coset->split, Fr::one(), coset->inv_lo.data(), coset->inv_hi.data()};
+  } else if (inverse) {
+    post = {kConstant, false, 0, Fr::from_u64(n).inverse(), nullptr, nullptr};
+  }
+
+  // Split the log_n stages into passes: the bottom pass (bits from 0) holds up to pass_log
+  // stages, every other pass pass_log − c, balanced so that no pass is much shorter.
+  const unsigned kmax = tuning_.pass_log, c = tuning_.coalesce_log;
+  std::vector<unsigned> ks;  // stages per pass, top pass first
+  if (log_n <= kmax) {
+    ks.push_back(log_n);
+  } else {
+    const unsigned upper = (log_n - kmax + (kmax - c) - 1) / (kmax - c);
+    unsigned rem = log_n;
+    for (unsigned i = 0; i < upper; ++i) {
+      const unsigned left = upper + 1 - i;
+      const unsigned want = (rem + left - 1) / left;
+      const unsigned k = want < kmax - c ? want : kmax - c;
+      ks.push_back(k);
+      rem -= k;
+    }
+    ks.push_back(rem);
+  }
+  struct Pass {
+    unsigned s_lo, k, c;
+  };
+  std::vector<Pass> passes;  // top first
+  unsigned top = log_n;
+  for (unsigned k : ks) {
+    const unsigned s_lo = top - k;
+    passes.push_back({s_lo, k, s_lo >= c ? c : s_lo});
+    top = s_lo;
+  }
+  if (dit) std::reverse(passes.begin(), passes.end());
+
+  const unsigned tw_log = max_log_size_ - 1;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const Pass& ps = passes[i];
+    PassArgs a{data, twiddles_.data(), tw_log, log_n, ps.s_lo, ps.k, ps.c, {}, {}};
+    if (i == 0) a.pre = pre;
+    if (i + 1 == passes.size()) a.post = post;
+    const unsigned K = ps.k + ps.c;
+    const uint32_t elems = 1u << K;
+    const unsigned threads = elems / 2 < tuning_.threads ? (elems / 2 > 0 ? elems / 2 : 1) : tuning_.threads;
+    const unsigned blocks = n >> K;
+    const size_t smem = size_t(elems) * sizeof(Fr);
+    if (dit && inverse)
+      ntt_pass_kernel<true, true><<<blocks, threads, smem, s.get()>>>(a);
+    else if (dit)
+      ntt_pass_kernel<true, false><<<blocks, threads, smem, s.get()>>>(a);
+    else if (inverse)
+      ntt_pass_kernel<false, true><<<blocks, threads, smem, s.get()>>>(a);
+    else
+      ntt_pass_kernel<false, false><<<blocks, threads, smem, s.get()>>>(a);
+    CUZK_TRY_STATUS(check_launch("ntt_pass_kernel"));
+  }
+  if (rev_after) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));
+  return Status::Ok();
+}
+
+Status NttPlan::forward(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
+  return transform(s, data, log_n, false, in, out, nullptr);
+}
+Status NttPlan::inverse(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
+  return transform(s, data, log_n, true, in, out, nullptr);
+}
+Status NttPlan::coset_forward(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in,
+                              NttOrder out) const {
+  if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
+  return transform(s, data, g.log_n, false, in, out, &g);
+}
+Status NttPlan::coset_inverse(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in,
+                              NttOrder out) const {
+  if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
+  return transform(s, data, g.log_n, true, in, out, &g);
+}
+
+// ------------------------------------------------------------------ free functions
+Status bit_reverse(const Stream& s, Fr* data, unsigned log_n) {
+  if (log_n < 2) return Status::Ok();
+  if (log_n > 32) return make_error("bit_reverse: size above 2^32");
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  const uint32_t n = uint32_t(uint64_t(1) << log_n);
+  constexpr unsigned block = 256;
+  bit_reverse_kernel<<<grid_for(n, block), block, 0, s.get()>>>(data, n, log_n);
+  return check_launch("bit_reverse_kernel");
+}
+
+Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr& z, size_t n) {
+  if (n == 0) return Status::Ok();
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  constexpr unsigned block = 256;
+  mul_sub_scale_kernel<<<grid_for(n, block), block, 0, s.get()>>>(a, b, c, z, !z.is_one(), n);
+  return check_launch("mul_sub_scale_kernel");
+}
+
+Status scale(const Stream& s, Fr* a, const Fr& c, size_t n) {
+  if (n == 0 || c.is_one()) return Status::Ok();
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  constexpr unsigned block = 256;
+  scale_kernel<<<grid_for(n, block), block, 0, s.get()>>>(a, c, n);
+  return check_launch("scale_kernel");
+}
+
+Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& gen, size_t n) {
+  if (n == 0) return Status::Ok();
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  constexpr unsigned block = 128;
+  const size_t threads = (n + kRun - 1) / kRun;
+  scale_by_powers_kernel<<<unsigned((threads + block - 1) / block), block, 0, s.get()>>>(a, n, c, gen);
+  return check_launch("scale_by_powers_kernel");
+}
+
+}  // namespace cuzk::cuda
