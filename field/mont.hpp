@@ -212,7 +212,9 @@ class mont_t {
     unsigned char carry = 0, borrow = 0;
     for (size_t i = 0; i < N; ++i) carry = _addcarry_u64(carry, a.l[i], b.l[i], as_ull(s[i]));
     for (size_t i = 0; i < N; ++i) borrow = _subborrow_u64(borrow, s[i], P::mod(i), as_ull(t[i]));
-    for (size_t i = 0; i < N; ++i) r.l[i] = borrow ? s[i] : t[i];
+    // Select with masks: the borrow is a coin flip, and GCC compiles a ?: here into a branch.
+    const uint64_t keep_s = 0 - uint64_t(borrow);
+    for (size_t i = 0; i < N; ++i) r.l[i] = (s[i] & keep_s) | (t[i] & ~keep_s);
 #else
     uint64_t s[N], t[N];
     unsigned __int128 c = 0;
@@ -242,11 +244,11 @@ class mont_t {
     for (size_t i = 1; i < N32; ++i)
       asm("addc.cc.u32 %0, %1, %2;" : "=r"(out[i]) : "r"(d[i]), "r"(mod32(i) & mask));
 #elif CUZK_FIELD_X86_64_ASM
-    uint64_t d[N], t[N];
+    uint64_t d[N];
     unsigned char borrow = 0, carry = 0;
     for (size_t i = 0; i < N; ++i) borrow = _subborrow_u64(borrow, a.l[i], b.l[i], as_ull(d[i]));
-    for (size_t i = 0; i < N; ++i) carry = _addcarry_u64(carry, d[i], P::mod(i), as_ull(t[i]));
-    for (size_t i = 0; i < N; ++i) r.l[i] = borrow ? t[i] : d[i];
+    const uint64_t mask = 0 - uint64_t(borrow);  // add p back on a borrow, without a branch
+    for (size_t i = 0; i < N; ++i) carry = _addcarry_u64(carry, d[i], P::mod(i) & mask, as_ull(r.l[i]));
 #else
     uint64_t d[N];
     uint64_t borrow = 0;

@@ -6,8 +6,9 @@
 //
 // Scalars 0 are skipped and scalars 1 go to a batch addition (affine additions sharing one
 // inversion per round, Montgomery's trick); the rest go to Pippenger's bucket method with signed
-// (Booth) digits of c bits, so a window needs 2^(c-1) buckets, negation being free. Buckets are
-// XYZZ points. Work is split into (window, slice of points) tasks on the ThreadPool.
+// (Booth) digits of c bits, so a window needs 2^(c-1) buckets, negation being free. Large windows
+// keep affine buckets and add into them in batches sharing one inversion; small ones use XYZZ
+// buckets. Work is split into (window, slice of points) tasks on the ThreadPool.
 //
 // Density (bellperson semantics, formats.md §3.1): variable i is present iff bit i%64 of word i/64
 // is set, and bases are density-compacted: the j-th present scalar pairs with bases[j].
@@ -27,6 +28,7 @@ namespace cuzk::cpu {
 struct MsmOptions {
   unsigned window_bits = 0;  // Pippenger window c; 0 picks one from the number of points
   bool split_binary = true;  // send scalars equal to 1 to the batch addition
+  bool batch_affine = true;  // affine buckets with batched inversions (windows of >= 512 buckets)
 };
 
 // Σ scalars[i]·bases[i]; bases.size() must equal scalars.size().

@@ -1,10 +1,11 @@
 // cuzk_bench_cpu: timings of the host field, curve and CPU backend.
 //
-//   cuzk_bench_cpu [--json] [--threads N] [--reps R] [--quick]
+//   cuzk_bench_cpu [--json] [--threads N] [--reps R] [--quick] [--compare]
 //
 // Field and curve operations run on one core (ns per operation); NTT and MSM use a pool of
 // --threads threads (default: all hardware threads). Each measurement is repeated --reps times and
-// the best and the median are reported, because shared machines are noisy. --quick skips 2^20.
+// the best and the median are reported, because shared machines are noisy. --quick skips 2^20;
+// --compare also times the 2^20 MSM with XYZZ buckets only (2^16 always shows both).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -123,12 +124,14 @@ void print(const std::vector<Row>& rows, bool json, unsigned threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false, quick = false;
+  bool json = false, quick = false, compare = false;
   unsigned threads = 0;
   int reps = 5;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json")) {
       json = true;
+    } else if (!std::strcmp(argv[i], "--compare")) {
+      compare = true;
     } else if (!std::strcmp(argv[i], "--quick")) {
       quick = true;
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -136,7 +139,7 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--json] [--threads N] [--reps R] [--quick]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--json] [--threads N] [--reps R] [--quick] [--compare]\n", argv[0]);
       return 2;
     }
   }
@@ -182,6 +185,16 @@ int main(int argc, char** argv) {
       sink = r.ok() ? r->X.l[0] : 0;
     });
     rows.push_back(summarize("msm_g1_2^" + std::to_string(k), t, 1e3, "ms"));
+    if (k == 16 || compare) {
+      // The same MSM with XYZZ buckets only, to show what the batch-affine buckets buy.
+      cpu::MsmOptions xyzz;
+      xyzz.batch_affine = false;
+      t = repeat(k >= 20 ? std::min(reps, 3) : reps, [&] {
+        auto r = cpu::msm<G1Affine>(bases, scalars, pool, xyzz);
+        sink = r.ok() ? r->X.l[0] : 0;
+      });
+      rows.push_back(summarize("msm_g1_2^" + std::to_string(k) + "_xyzz_buckets", t, 1e3, "ms"));
+    }
     if (k == 16) {
       // The 0/1 fast path: every scalar 1, i.e. a plain sum of the bases.
       std::vector<Fr> ones(n, Fr::one());

@@ -90,6 +90,15 @@ void check_sizes(const std::vector<size_t>& sizes) {
     got = msm<A>(bases, scalars, pool, no_split);
     ASSERT_TRUE(got.ok());
     EXPECT_TRUE(*got == expect);
+    // Windows large enough for affine buckets, with and without them.
+    for (bool affine : {true, false}) {
+      MsmOptions wide;
+      wide.window_bits = 11;
+      wide.batch_affine = affine;
+      got = msm<A>(bases, scalars, pool, wide);
+      ASSERT_TRUE(got.ok());
+      EXPECT_TRUE(*got == expect) << "affine " << affine;
+    }
   }
 }
 
@@ -124,6 +133,20 @@ void check_special_inputs() {
   const std::vector<A> same(n, bases[0]);
   const std::vector<Fr> scalars = random_scalars(n, rng);
   got = msm<A>(same, scalars, pool);
+  ASSERT_TRUE(got.ok());
+  EXPECT_TRUE(*got == naive(same, scalars));
+  // Affine buckets: equal points meet in a bucket (doublings and cancellations on the side).
+  MsmOptions wide;
+  wide.window_bits = 10;
+  const std::vector<Fr> few_values = [&] {
+    std::vector<Fr> v(n);
+    for (auto& x : v) x = rng() % 2 ? Fr::from_u64(5) : -Fr::from_u64(5);
+    return v;
+  }();
+  got = msm<A>(same, few_values, pool, wide);
+  ASSERT_TRUE(got.ok());
+  EXPECT_TRUE(*got == naive(same, few_values));
+  got = msm<A>(same, scalars, pool, wide);
   ASSERT_TRUE(got.ok());
   EXPECT_TRUE(*got == naive(same, scalars));
   got = msm<A>(same, ones, pool);
@@ -198,9 +221,12 @@ TEST(Msm, EveryWindowAndThreadCountAgree) {
     SCOPED_TRACE("c=" + std::to_string(c));
     MsmOptions options;
     options.window_bits = c;
-    auto got = msm<G1Affine>(bases, scalars, c % 2 ? one : five, options);
-    ASSERT_TRUE(got.ok());
-    EXPECT_TRUE(*got == expect);
+    for (bool affine : {true, false}) {
+      options.batch_affine = affine;
+      auto got = msm<G1Affine>(bases, scalars, c % 2 ? one : five, options);
+      ASSERT_TRUE(got.ok());
+      EXPECT_TRUE(*got == expect) << "affine " << affine;
+    }
   }
 }
 
