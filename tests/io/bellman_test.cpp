@@ -228,5 +228,27 @@ TEST(Proofs, RoundTripAndBellpersonRules) {
   EXPECT_FALSE(read_proofs(flag).ok());
 }
 
+TEST(Files, ErrorsAreValues) {
+  auto missing = read_bellman_params("/nonexistent/cuzk/x.params");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("cannot open /nonexistent/cuzk/x.params"), std::string::npos)
+      << missing.message();
+  auto dir = MappedFile::open(std::filesystem::temp_directory_path());
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.message().find("not a regular file"), std::string::npos) << dir.message();
+  EXPECT_FALSE(write_bellman_vk("/nonexistent/cuzk/x.vk", BellmanVerifyingKey{}).ok());
+
+  // An empty file maps to no bytes, and every parser says it is too short.
+  TempPath empty("empty");
+  ASSERT_TRUE(write_file_bytes(empty.path, {}).ok());
+  auto m = MappedFile::open(empty.path);
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_EQ(m->size(), 0u);
+  auto vk = read_bellman_vk(empty.path);
+  ASSERT_FALSE(vk.ok());
+  EXPECT_NE(vk.message().find("alpha_g1 needs 96 bytes but only 0 are left"), std::string::npos)
+      << vk.message();
+}
+
 }  // namespace
 }  // namespace cuzk
