@@ -9,5 +9,9 @@ namespace cuzk::cli {
 // A command stores its process exit status in `status` when it runs; main() returns it. (CLI11
 // callbacks return void, and exit codes other than 0/1 matter to scripts, e.g. "verify failed".)
 void register_selfcheck(CLI::App& app, int& status);
+void register_setup(CLI::App& app, int& status);
+void register_prove(CLI::App& app, int& status);
+void register_verify(CLI::App& app, int& status);
+void register_bench(CLI::App& app, int& status);
 
 }  // namespace cuzk::cli

@@ -10,6 +10,10 @@ int main(int argc, char** argv) {
 
   int status = 0;
   cuzk::cli::register_selfcheck(app, status);
+  cuzk::cli::register_setup(app, status);
+  cuzk::cli::register_prove(app, status);
+  cuzk::cli::register_verify(app, status);
+  cuzk::cli::register_bench(app, status);
 
   CLI11_PARSE(app, argc, argv);
   return status;

@@ -15,7 +15,8 @@ std::string count_error(const char* what, size_t got, size_t want) {
 
 Status ProvingKey::check_shape() const {
   if (domain_size < 2 || (domain_size & (domain_size - 1)) != 0)
-    return make_error("proving key: domain size " + std::to_string(domain_size) + " is not a power of two ≥ 2");
+    return make_error("proving key: domain size " + std::to_string(domain_size) +
+                      " is not a power of two ≥ 2");
   if (num_inputs < 1) return make_error("proving key: no public wires (ONE is missing)");
   if (vk.ic.size() != num_inputs) return make_error(count_error("ic", vk.ic.size(), num_inputs));
   if (l.size() != num_aux) return make_error(count_error("l", l.size(), num_aux));
@@ -28,8 +29,8 @@ Status ProvingKey::check_shape() const {
     if (b_g2.size() != wires) return make_error(count_error("b_g2", b_g2.size(), wires));
   } else {
     if (a.size() < num_inputs || a.size() > wires)
-      return make_error("proving key: a has " + std::to_string(a.size()) + " points for " + std::to_string(wires) +
-                        " wires of which " + std::to_string(num_inputs) + " inputs");
+      return make_error("proving key: a has " + std::to_string(a.size()) + " points for " +
+                        std::to_string(wires) + " wires of which " + std::to_string(num_inputs) + " inputs");
     if (b_g1.size() != b_g2.size() || b_g1.size() > wires)
       return make_error("proving key: b_g1 has " + std::to_string(b_g1.size()) + " points and b_g2 " +
                         std::to_string(b_g2.size()));

@@ -25,8 +25,8 @@ using VerifyingKey = BellmanVerifyingKey;
 
 // How the H query is built (and so how the prover computes the scalars that go with it).
 enum class HQuery {
-  z_over_delta,      // bellman: h[i] = τ^i·Z(τ)/δ, i < m − 1; scalars are coefficients of (AB − C)/Z
-  odd_lagrange_2m,   // snarkjs: h[i] = L_{2i+1}(τ)/δ, i < m; scalars are (AB − C) on the odd 2m-points
+  z_over_delta,     // bellman: h[i] = τ^i·Z(τ)/δ, i < m − 1; scalars are coefficients of (AB − C)/Z
+  odd_lagrange_2m,  // snarkjs: h[i] = L_{2i+1}(τ)/δ, i < m; scalars are (AB − C) on the odd 2m-points
 };
 
 // How the a, b_g1 and b_g2 queries pair with wires.

@@ -10,23 +10,6 @@
 namespace cuzk::groth16 {
 namespace {
 
-// Scalars paired with compacted bases: the values of the wires whose density bit is set, in order.
-std::vector<Fr> gather_dense(std::span<const Fr> values, const r1cs::DensityBitmap& density) {
-  std::vector<Fr> out;
-  out.reserve(density.popcount);
-  for (size_t i = 0; i < values.size(); ++i)
-    if (density.get(i)) out.push_back(values[i]);
-  return out;
-}
-
-std::vector<Fr> concat(std::span<const Fr> x, std::span<const Fr> y) {
-  std::vector<Fr> out;
-  out.reserve(x.size() + y.size());
-  out.insert(out.end(), x.begin(), x.end());
-  out.insert(out.end(), y.begin(), y.end());
-  return out;
-}
-
 unsigned log2_exact(size_t n) {
   unsigned k = 0;
   while ((size_t(1) << k) < n) ++k;
@@ -48,8 +31,8 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
   CUZK_TRY_STATUS(pk.check_shape());
   const auto mismatch = [](const char* what, size_t got, size_t want) {
-    return make_error(std::string("assignment: ") + what + " is " + std::to_string(got) + ", the key expects " +
-                      std::to_string(want));
+    return make_error(std::string("assignment: ") + what + " is " + std::to_string(got) +
+                      ", the key expects " + std::to_string(want));
   };
   if (as.input_assignment.size() != pk.num_inputs)
     return mismatch("the number of public inputs (with ONE)", as.input_assignment.size(), pk.num_inputs);
@@ -62,7 +45,8 @@ Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
   // so that a bad witness is reported as such instead of as a proof that fails to verify.
   for (size_t j = 0; j < as.a.size(); ++j)
     if (as.a[j] * as.b[j] != as.c[j])
-      return make_error("assignment: the witness does not satisfy constraint " + std::to_string(j) + " (a·b ≠ c)");
+      return make_error("assignment: the witness does not satisfy constraint " + std::to_string(j) +
+                        " (a·b ≠ c)");
   if (pk.layout == QueryLayout::compacted) {
     if (as.a_aux_density.bit_len != pk.num_aux || as.b_aux_density.bit_len != pk.num_aux ||
         as.b_input_density.bit_len != pk.num_inputs)
@@ -117,38 +101,62 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
   auto h = compute_h_scalars(pk, as, pool);
   if (!h) return h.error();
 
-  // Scalars for the A and B queries, in the order of their bases.
-  std::vector<Fr> a_scalars, b_scalars;
+  // The five MSMs. Compacted keys pair bases with the wires whose density bit is set; per-wire
+  // keys have one base per wire (inputs first), infinity where a wire is absent.
+  std::span<const Fr> inputs = as.input_assignment, aux = as.aux_assignment;
+  const size_t ni = pk.num_inputs;
+  G1Jacobian a_acc, b1_acc;
+  G2Jacobian b2_acc;
+  auto h_acc = cpu::msm<G1Affine>(pk.h, *h, pool);
+  if (!h_acc) return h_acc.error();
+  auto l_acc = cpu::msm<G1Affine>(pk.l, aux, pool);
+  if (!l_acc) return l_acc.error();
   if (pk.layout == QueryLayout::compacted) {
-    a_scalars = concat(as.input_assignment, gather_dense(as.aux_assignment, as.a_aux_density));
-    b_scalars = concat(gather_dense(as.input_assignment, as.b_input_density),
-                       gather_dense(as.aux_assignment, as.b_aux_density));
+    const std::span<const G1Affine> a(pk.a), b1(pk.b_g1);
+    const std::span<const G2Affine> b2(pk.b_g2);
+    const size_t nb_in = as.b_input_density.popcount;
+    auto a_in = cpu::msm<G1Affine>(a.first(ni), inputs, pool);
+    auto a_aux = cpu::msm<G1Affine>(a.subspan(ni), aux, as.a_aux_density.words, pool);
+    auto b1_in = cpu::msm<G1Affine>(b1.first(nb_in), inputs, as.b_input_density.words, pool);
+    auto b1_aux = cpu::msm<G1Affine>(b1.subspan(nb_in), aux, as.b_aux_density.words, pool);
+    auto b2_in = cpu::msm<G2Affine>(b2.first(nb_in), inputs, as.b_input_density.words, pool);
+    auto b2_aux = cpu::msm<G2Affine>(b2.subspan(nb_in), aux, as.b_aux_density.words, pool);
+    for (const auto* r : {&a_in, &a_aux, &b1_in, &b1_aux})
+      if (!r->ok()) return r->error();
+    for (const auto* r : {&b2_in, &b2_aux})
+      if (!r->ok()) return r->error();
+    a_acc = a_in->add(*a_aux);
+    b1_acc = b1_in->add(*b1_aux);
+    b2_acc = b2_in->add(*b2_aux);
   } else {
-    a_scalars = concat(as.input_assignment, as.aux_assignment);
-    b_scalars = a_scalars;
+    std::vector<Fr> wires;
+    wires.reserve(inputs.size() + aux.size());
+    wires.insert(wires.end(), inputs.begin(), inputs.end());
+    wires.insert(wires.end(), aux.begin(), aux.end());
+    auto a = cpu::msm<G1Affine>(pk.a, wires, pool);
+    auto b1 = cpu::msm<G1Affine>(pk.b_g1, wires, pool);
+    auto b2 = cpu::msm<G2Affine>(pk.b_g2, wires, pool);
+    if (!a) return a.error();
+    if (!b1) return b1.error();
+    if (!b2) return b2.error();
+    a_acc = *a;
+    b1_acc = *b1;
+    b2_acc = *b2;
   }
-
-  auto h_acc = cpu::msm_g1(pk.h, *h, pool);
-  auto l_acc = cpu::msm_g1(pk.l, as.aux_assignment, pool);
-  auto a_acc = cpu::msm_g1(pk.a, a_scalars, pool);
-  auto b1_acc = cpu::msm_g1(pk.b_g1, b_scalars, pool);
-  auto b2_acc = cpu::msm_g2(pk.b_g2, b_scalars, pool);
-  for (const Status* st : {&h_acc.status, &l_acc.status, &a_acc.status, &b1_acc.status, &b2_acc.status})
-    if (!st->ok()) return st->error();
 
   // A = α₁ + A_acc + r·δ₁;  B = β₂ + B2_acc + s·δ₂;
   // C = s·A_acc + r·B1_acc + (r·s)·δ₁ + s·α₁ + r·β₁ + H + L.
   const G1Jacobian alpha(pk.vk.alpha_g1), beta1(pk.vk.beta_g1), delta1(pk.vk.delta_g1);
   const G2Jacobian beta2(pk.vk.beta_g2), delta2(pk.vk.delta_g2);
-  const G1Jacobian A = alpha.add(a_acc.point).add(delta1.mul(rs.r));
-  const G2Jacobian B = beta2.add(b2_acc.point).add(delta2.mul(rs.s));
-  const G1Jacobian C = a_acc.point.mul(rs.s)
-                           .add(b1_acc.point.mul(rs.r))
+  const G1Jacobian A = alpha.add(a_acc).add(delta1.mul(rs.r));
+  const G2Jacobian B = beta2.add(b2_acc).add(delta2.mul(rs.s));
+  const G1Jacobian C = a_acc.mul(rs.s)
+                           .add(b1_acc.mul(rs.r))
                            .add(delta1.mul(rs.r * rs.s))
                            .add(alpha.mul(rs.s))
                            .add(beta1.mul(rs.r))
-                           .add(h_acc.point)
-                           .add(l_acc.point);
+                           .add(*h_acc)
+                           .add(*l_acc);
   Proof proof{A.to_affine(), B.to_affine(), C.to_affine()};
   return proof;
 }

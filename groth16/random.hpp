@@ -12,7 +12,8 @@ namespace cuzk::groth16 {
 class FieldRng {
  public:
   // nullopt: every draw reads std::random_device (the OS's CSPRNG on Linux, /dev/urandom).
-  explicit FieldRng(std::optional<uint64_t> seed = std::nullopt) : seeded_(seed.has_value()), prng_(seed.value_or(0)) {}
+  explicit FieldRng(std::optional<uint64_t> seed = std::nullopt)
+      : seeded_(seed.has_value()), prng_(seed.value_or(0)) {}
 
   // Rejection sampling of a 255-bit integer below r: uniform, no modular bias.
   Fr next_fr() {

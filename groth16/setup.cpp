@@ -112,7 +112,8 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
   std::vector<Fr> abc(wires);
   pool.for_ranges(wires, 4096, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i)
-      abc[i] = (beta * qap->u[i] + alpha * qap->v[i] + qap->w[i]) * (i < m.num_inputs ? gamma_inv : delta_inv);
+      abc[i] =
+          (beta * qap->u[i] + alpha * qap->v[i] + qap->w[i]) * (i < m.num_inputs ? gamma_inv : delta_inv);
   });
   for (size_t j = m.num_inputs; j < wires; ++j)
     if (abc[j].is_zero())

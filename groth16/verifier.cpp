@@ -16,7 +16,8 @@ bool valid_point(const A& p) {
 Status check_proof_points(const Proof& proof) {
   if (proof.a.is_inf() || proof.b.is_inf() || proof.c.is_inf())
     return make_error("verify: proof has a point at infinity");
-  if (!valid_point(proof.a) || !valid_point(proof.c)) return make_error("verify: proof G1 point is not in G1");
+  if (!valid_point(proof.a) || !valid_point(proof.c))
+    return make_error("verify: proof G1 point is not in G1");
   if (!valid_point(proof.b)) return make_error("verify: proof G2 point is not in G2");
   return Status::Ok();
 }

@@ -1,0 +1,240 @@
+// `cuzk bench msm|ntt|prove`: timings of the CPU backend and of whole proofs, as a table on stdout
+// and, with --json FILE ("-" for stdout), as JSON for docs/BENCHMARKS.md and regression tracking.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/cpu/msm.hpp"
+#include "backend/cpu/ntt.hpp"
+#include "backend/cpu/thread_pool.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/circuits/synthetic.hpp"
+#include "r1cs/matrices.hpp"
+
+namespace cuzk::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchArgs {
+  unsigned log_size = 16;
+  unsigned repeat = 3;
+  unsigned threads = 0;
+  std::string curve = "g1";
+  std::string json_path;
+  r1cs::SampleSpec spec;
+};
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The median of `repeat` runs of f (after one warm-up when repeat > 1).
+double median_seconds(unsigned repeat, const std::function<void()>& f) {
+  if (repeat > 1) f();
+  std::vector<double> t;
+  for (unsigned i = 0; i < std::max(1u, repeat); ++i) {
+    const auto start = Clock::now();
+    f();
+    t.push_back(seconds_since(start));
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+Fr random_fr(std::mt19937_64& rng) {
+  for (;;) {
+    uint64_t v[Fr::N] = {rng(), rng(), rng(), rng() & 0x7fffffffffffffffull};
+    if (Fr::is_canonical(v)) return Fr::from_canonical(v);
+  }
+}
+
+// n distinct points, cheaply: a random start and random steps, P_i = P_{i-1} + Q_{i mod 16}.
+template <class Affine, class Jacobian>
+std::vector<Affine> random_points(size_t n, std::mt19937_64& rng, cpu::ThreadPool& pool) {
+  Jacobian steps[16];
+  for (auto& q : steps) q = Jacobian(Affine::generator()).mul(random_fr(rng));
+  std::vector<Affine> out(n);
+  const size_t chunks = std::max<size_t>(1, pool.size());
+  pool.run(chunks, [&](size_t c) {
+    const size_t b = n * c / chunks, e = n * (c + 1) / chunks;
+    std::vector<Jacobian> tmp(e - b);
+    Jacobian p = Jacobian(Affine::generator()).mul(Fr::from_u64(c + 1)).add(steps[c % 16]);
+    for (size_t i = b; i < e; ++i) {
+      p = p.add(steps[i % 16]);
+      tmp[i - b] = p;
+    }
+    curve::batch_to_affine(tmp.data(), out.data() + b, tmp.size());
+  });
+  return out;
+}
+
+void emit(const BenchArgs& args, const nlohmann::json& result) {
+  if (args.json_path.empty()) return;
+  if (args.json_path == "-") {
+    std::cout << result.dump(2) << "\n";
+  } else {
+    std::ofstream(args.json_path) << result.dump(2) << "\n";
+  }
+}
+
+nlohmann::json machine() { return {{"threads", std::thread::hardware_concurrency()}}; }
+
+template <class Affine, class Jacobian>
+double time_msm(const BenchArgs& args, cpu::ThreadPool& pool, size_t n) {
+  std::mt19937_64 rng(std::random_device{}());
+  const auto points = random_points<Affine, Jacobian>(n, rng, pool);
+  std::vector<Fr> scalars(n);
+  for (auto& s : scalars) s = random_fr(rng);
+  return median_seconds(args.repeat, [&] { (void)cpu::msm<Affine>(points, scalars, pool); });
+}
+
+int bench_msm(const BenchArgs& args) {
+  cpu::ThreadPool pool(args.threads);
+  const size_t n = size_t(1) << args.log_size;
+  std::fprintf(stderr, "  preparing %zu random %s points ...\n", n, args.curve.c_str());
+  const double s = args.curve == "g2" ? time_msm<G2Affine, G2Jacobian>(args, pool, n)
+                                      : time_msm<G1Affine, G1Jacobian>(args, pool, n);
+  std::printf("%-6s %-4s %8s %8s %12s %14s\n", "bench", "curve", "points", "threads", "median ms",
+              "points/s");
+  std::printf("%-6s %-4s %8s %8u %12.2f %14.0f\n", "msm", args.curve.c_str(),
+              ("2^" + std::to_string(args.log_size)).c_str(), pool.size(), s * 1e3, double(n) / s);
+  emit(args, {{"bench", "msm"},
+              {"curve", args.curve},
+              {"log_size", args.log_size},
+              {"threads", pool.size()},
+              {"median_ms", s * 1e3},
+              {"repeat", args.repeat},
+              {"machine", machine()}});
+  return 0;
+}
+
+int bench_ntt(const BenchArgs& args) {
+  cpu::ThreadPool pool(args.threads);
+  auto domain = cpu::NttDomain::create(args.log_size, cpu::RootConvention::bellman, pool);
+  if (!domain) return fail(domain.message());
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<Fr> v(domain->size());
+  for (auto& x : v) x = random_fr(rng);
+  const double fwd = median_seconds(args.repeat, [&] { (void)domain->forward(v, pool); });
+  const double inv = median_seconds(args.repeat, [&] { (void)domain->inverse(v, pool); });
+  const double coset = median_seconds(args.repeat, [&] { (void)domain->coset_forward(v, pool); });
+  std::printf("%-6s %8s %8s %12s %12s %12s\n", "bench", "size", "threads", "forward ms", "inverse ms",
+              "coset ms");
+  std::printf("%-6s %8s %8u %12.2f %12.2f %12.2f\n", "ntt", ("2^" + std::to_string(args.log_size)).c_str(),
+              pool.size(), fwd * 1e3, inv * 1e3, coset * 1e3);
+  emit(args, {{"bench", "ntt"},
+              {"log_size", args.log_size},
+              {"threads", pool.size()},
+              {"forward_ms", fwd * 1e3},
+              {"inverse_ms", inv * 1e3},
+              {"coset_forward_ms", coset * 1e3},
+              {"machine", machine()}});
+  return 0;
+}
+
+int bench_prove(const BenchArgs& args) {
+  cpu::ThreadPool pool(args.threads);
+  auto circuit = r1cs::make_sample_circuit(args.spec);
+  if (!circuit) return fail(circuit.message());
+  auto t = Clock::now();
+  r1cs::RecordingSystem shape(false);
+  if (auto st = (*circuit)->synthesize(shape); !st) return fail(st.message());
+  auto pk = groth16::generate_parameters(shape.matrices(), {}, pool);
+  if (!pk) return fail(pk.message());
+  const double setup_s = seconds_since(t);
+  auto pvk = groth16::prepare_verifying_key(pk->vk);
+  if (!pvk) return fail(pvk.message());
+
+  double synth_s = 0, prove_s = 0, verify_s = 0;
+  std::vector<double> synth_t, prove_t, verify_t;
+  for (unsigned i = 0; i < std::max(1u, args.repeat); ++i) {
+    t = Clock::now();
+    const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get());
+    auto as =
+        synthetic ? synthetic->synthesize_assignment(args.threads) : r1cs::synthesize_for_proving(**circuit);
+    if (!as) return fail(as.message());
+    synth_t.push_back(seconds_since(t));
+    const std::vector<Fr> inputs(as->input_assignment.begin() + 1, as->input_assignment.end());
+    t = Clock::now();
+    auto proof = groth16::create_proof(*pk, *as, groth16::ProofRandomness::fresh(), pool);
+    if (!proof) return fail(proof.message());
+    prove_t.push_back(seconds_since(t));
+    t = Clock::now();
+    auto ok = groth16::verify_proof(*pvk, *proof, inputs);
+    if (!ok || !*ok) return fail("benchmark proof does not verify");
+    verify_t.push_back(seconds_since(t));
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  synth_s = median(synth_t);
+  prove_s = median(prove_t);
+  verify_s = median(verify_t);
+  std::printf("%-32s %12s %10s %10s %10s %10s\n", "circuit", "constraints", "setup s", "synth s", "prove s",
+              "verify ms");
+  std::printf("%-32s %12zu %10.3f %10.3f %10.3f %10.2f\n", args.spec.describe().c_str(),
+              shape.num_constraints(), setup_s, synth_s, prove_s, verify_s * 1e3);
+  emit(args, {{"bench", "prove"},
+              {"circuit", args.spec.describe()},
+              {"constraints", shape.num_constraints()},
+              {"domain", pk->domain_size},
+              {"threads", pool.size()},
+              {"setup_s", setup_s},
+              {"synthesis_s", synth_s},
+              {"prove_s", prove_s},
+              {"verify_ms", verify_s * 1e3},
+              {"repeat", args.repeat},
+              {"machine", machine()}});
+  return 0;
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app, int& status) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* bench = app.add_subcommand("bench", "Benchmarks: msm, ntt, prove (table; --json for JSON)");
+  bench->require_subcommand(1);
+  const auto common = [&](CLI::App* cmd) {
+    cmd->add_option("--repeat", args->repeat, "Timed runs (median reported)")->capture_default_str();
+    cmd->add_option("--threads", args->threads, "CPU threads (0: all)")->capture_default_str();
+    cmd->add_option("--json", args->json_path, "Write the result as JSON to this file ('-': stdout)");
+  };
+  auto* msm = bench->add_subcommand("msm", "Multi-scalar multiplication with random points and scalars");
+  msm->add_option("--log-size", args->log_size, "log2 of the number of points")
+      ->check(CLI::Range(0, 26))
+      ->capture_default_str();
+  msm->add_option("--curve", args->curve, "g1 or g2")
+      ->check(CLI::IsMember({"g1", "g2"}))
+      ->capture_default_str();
+  common(msm);
+  msm->callback([args, &status] { status = bench_msm(*args); });
+
+  auto* ntt = bench->add_subcommand("ntt", "Fr NTT forward, inverse and coset on random values");
+  ntt->add_option("--log-size", args->log_size, "log2 of the domain")
+      ->check(CLI::Range(1, 28))
+      ->capture_default_str();
+  common(ntt);
+  ntt->callback([args, &status] { status = bench_ntt(*args); });
+
+  auto* prove =
+      bench->add_subcommand("prove", "Setup once, then synthesize, prove and verify a sample circuit");
+  add_circuit_options(prove, args->spec);
+  common(prove);
+  prove->callback([args, &status] { status = bench_prove(*args); });
+}
+
+}  // namespace cuzk::cli
