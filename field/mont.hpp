@@ -6,6 +6,11 @@
 // limbs and multiplies with PTX carry chains (mad.lo.cc / madc.hi.cc), because 32x32-bit
 // multiply-add is the GPU's native integer rate.
 //
+// Every device asm statement is volatile: the carry flag that links one statement of a chain to
+// the next is invisible to the compiler, and a non-volatile statement without register inputs
+// (`subc.u32 %0, 0, 0`, reading the final borrow) may be hoisted above the chain it ends, which
+// was seen on an H200. Volatile keeps their order; ptxas still schedules the rest freely.
+//
 // Both moduli of BLS12-381 leave the top limb's high bit clear, which lets CIOS skip the extra
 // carry word ("no-carry" CIOS): the running sum stays below 2*modulus < 2^(64N).
 #pragma once
@@ -193,15 +198,15 @@ class mont_t {
     const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
     const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
     uint32_t s[N32], t[N32];
-    asm("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(x[0]), "r"(y[0]));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(x[0]), "r"(y[0]));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(x[i]), "r"(y[i]));
+    for (size_t i = 1; i < N32; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(x[i]), "r"(y[i]));
     // s < 2p < 2^(32*N32): no carry out. Now t = s - p; keep s if that borrows.
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(mod32(0)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(mod32(0)));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(mod32(i)));
+    for (size_t i = 1; i < N32; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(mod32(i)));
     uint32_t borrow;
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
 #pragma unroll
     for (size_t i = 0; i < N32; ++i) out[i] = borrow ? s[i] : t[i];
@@ -233,16 +238,16 @@ class mont_t {
     const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
     const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
     uint32_t d[N32];
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(x[0]), "r"(y[0]));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(x[0]), "r"(y[0]));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(x[i]), "r"(y[i]));
+    for (size_t i = 1; i < N32; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(x[i]), "r"(y[i]));
     uint32_t mask;
-    asm("subc.u32 %0, 0, 0;" : "=r"(mask));  // 0xffffffff on borrow
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));  // 0xffffffff on borrow
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
-    asm("add.cc.u32 %0, %1, %2;" : "=r"(out[0]) : "r"(d[0]), "r"(mod32(0) & mask));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(out[0]) : "r"(d[0]), "r"(mod32(0) & mask));
 #pragma unroll
     for (size_t i = 1; i < N32; ++i)
-      asm("addc.cc.u32 %0, %1, %2;" : "=r"(out[i]) : "r"(d[i]), "r"(mod32(i) & mask));
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(out[i]) : "r"(d[i]), "r"(mod32(i) & mask));
 #elif CUZK_FIELD_X86_64_ASM
     uint64_t d[N];
     unsigned char borrow = 0, carry = 0;
@@ -293,43 +298,43 @@ class mont_t {
   // Row step of CIOS on 32-bit limbs: acc[0..N32+1] += x[0..N32-1] * y, as two carry chains
   // (the low halves of the products, then the high halves shifted by one limb).
   __device__ static __forceinline__ void mad_row(uint32_t (&acc)[N32 + 2], const uint32_t* x, uint32_t y) {
-    asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x[0]), "r"(y));
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x[0]), "r"(y));
 #pragma unroll
-    for (size_t j = 1; j < N32; ++j) asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x[j]), "r"(y));
-    asm("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
-    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
-    asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x[0]), "r"(y));
+    for (size_t j = 1; j < N32; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x[j]), "r"(y));
+    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x[0]), "r"(y));
 #pragma unroll
     for (size_t j = 1; j < N32; ++j)
-      asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x[j]), "r"(y));
-    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x[j]), "r"(y));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
   }
   // r = acc >= p ? acc - p : acc, for acc < 2p held in the first N32 limbs.
   template <size_t M>
   __device__ static __forceinline__ void final_sub(mont_t& r, const uint32_t (&acc)[M]) {
     static_assert(M >= N32);
     uint32_t t[N32];
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
+    for (size_t i = 1; i < N32; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
     uint32_t borrow;
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
 #pragma unroll
     for (size_t i = 0; i < N32; ++i) out[i] = borrow ? acc[i] : t[i];
   }
   __device__ static __forceinline__ void mad_row_mod(uint32_t (&acc)[N32 + 2], uint32_t y) {
-    asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(mod32(0)), "r"(y));
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(mod32(0)), "r"(y));
 #pragma unroll
     for (size_t j = 1; j < N32; ++j)
-      asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(mod32(j)), "r"(y));
-    asm("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
-    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
-    asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(mod32(0)), "r"(y));
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(mod32(j)), "r"(y));
+    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(mod32(0)), "r"(y));
 #pragma unroll
     for (size_t j = 1; j < N32; ++j)
-      asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(mod32(j)), "r"(y));
-    asm("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(mod32(j)), "r"(y));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
   }
 #endif
 
@@ -425,28 +430,28 @@ class mont_t {
       // limbs 0..i + N32 + 1, so neither carry word can overflow.
 #pragma unroll
     for (size_t i = 0; i + 1 < N32; ++i) {
-      asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]), "r"(x[i + 1]));
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]), "r"(x[i + 1]));
 #pragma unroll
       for (size_t j = i + 2; j < N32; ++j)
-        asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j]) : "r"(x[i]), "r"(x[j]));
-      asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[i + N32]));
-      asm("addc.u32 %0, 0, 0;" : "=r"(t[i + N32 + 1]));
-      asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 2]) : "r"(x[i]), "r"(x[i + 1]));
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j]) : "r"(x[i]), "r"(x[j]));
+      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[i + N32]));
+      asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[i + N32 + 1]));
+      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 2]) : "r"(x[i]), "r"(x[i + 1]));
 #pragma unroll
       for (size_t j = i + 2; j < N32; ++j)
-        asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j + 1]) : "r"(x[i]), "r"(x[j]));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[i + N32 + 1]));
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j + 1]) : "r"(x[i]), "r"(x[j]));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[i + N32 + 1]));
     }
     // Double (a^2 < 2^(64N), so nothing leaves the top limb), then add the squares x_i^2.
-    asm("add.cc.u32 %0, %0, %0;" : "+r"(t[1]));
+    asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(t[1]));
 #pragma unroll
-    for (size_t j = 2; j < 2 * N32; ++j) asm("addc.cc.u32 %0, %0, %0;" : "+r"(t[j]));
-    asm("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[0]) : "r"(x[0]));
-    asm("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[1]) : "r"(x[0]));
+    for (size_t j = 2; j < 2 * N32; ++j) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(t[j]));
+    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[0]) : "r"(x[0]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[1]) : "r"(x[0]));
 #pragma unroll
     for (size_t i = 1; i < N32; ++i) {
-      asm("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i]) : "r"(x[i]));
-      asm("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]));
+      asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i]) : "r"(x[i]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]));
     }
     // Montgomery-reduce the low half alone, then add the high half: REDC(lo) + hi == REDC(t)
     // exactly, because the multipliers m depend only on the low limbs. The sum is < 2p.
@@ -463,9 +468,9 @@ class mont_t {
       for (size_t j = 0; j < N32 + 1; ++j) acc[j] = acc[j + 1];
       acc[N32 + 1] = 0;
     }
-    asm("add.cc.u32 %0, %0, %1;" : "+r"(acc[0]) : "r"(t[N32]));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(acc[0]) : "r"(t[N32]));
 #pragma unroll
-    for (size_t j = 1; j < N32; ++j) asm("addc.cc.u32 %0, %0, %1;" : "+r"(acc[j]) : "r"(t[N32 + j]));
+    for (size_t j = 1; j < N32; ++j) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(acc[j]) : "r"(t[N32 + j]));
     final_sub(r, acc);
 #else
     mul_mont(r, a, a);

@@ -50,10 +50,20 @@ fi
 # SASS of the throughput kernels: instruction mix per kernel.
 obj=$(find "$B" -name 'throughput.cu.o' | head -1)
 if [ -n "$obj" ] && command -v cuobjdump >/dev/null; then
-  cuobjdump --dump-sass "$obj" >"$O/sass_throughput.txt" 2>&1
+  cuobjdump --dump-sass "$obj" >/tmp/sass_throughput.txt 2>&1
   awk '/Function :/ { fn = $3 }
        /^ +\/\*[0-9a-f]+\*\/ / { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); n[fn "\t" op]++ }
-       END { for (k in n) print k "\t" n[k] }' "$O/sass_throughput.txt" | sort >"$O/sass_counts.txt"
+       END { for (k in n) print k "\t" n[k] }' /tmp/sass_throughput.txt | sort >"$O/sass_counts.txt"
   log "sass counts written"
+fi
+# SASS of one operation per kernel (bench/gpu/sass_probe.cu), compiled here with the same flags.
+if command -v cuobjdump >/dev/null && command -v nvcc >/dev/null; then
+  nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -I. -cubin bench/gpu/sass_probe.cu -o "$O/probe.cubin" &&
+    cuobjdump --dump-sass "$O/probe.cubin" >"$O/sass_probe.txt" 2>&1 && rm -f "$O/probe.cubin"
+  awk '/Function :/ { fn = $3 }
+       /^ +\/\*[0-9a-f]+\*\/ / { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); n[fn "\t" op]++; t[fn]++ }
+       END { for (k in n) print k "\t" n[k]; for (f in t) print f "\tTOTAL\t" t[f] }' "$O/sass_probe.txt" |
+    sort >"$O/sass_probe_counts.txt"
+  log "sass probe counts written"
 fi
 log "done"

@@ -2,6 +2,7 @@
 // inputs (2^14 for inversion) with the edge values 0, 1, -1, raw 1 and raw p-1 in every pairing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "backend/cuda/field_kernels.hpp"
@@ -61,11 +62,12 @@ void check_op(FieldOp op, size_t n) {
   size_t k = 0;
   for (const F& x : e)
     for (const F& y : e) {
+      if (k >= n) break;
       a[k] = x;
       b[k] = y;
       ++k;
     }
-  for (size_t i = 0; i < 64; ++i) b[k + i] = a[k + i];
+  for (size_t i = k; i < std::min(n, k + 64); ++i) b[i] = a[i];
 
   auto stream = cuzk::cuda::Stream::create(test_device());
   CUZK_ASSERT_OK(stream);
