@@ -3,8 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/cpu/msm.hpp"
-#include "backend/cpu/ntt.hpp"
+#include "backend/cpu/cpu_backend.hpp"
 #include "groth16/random.hpp"
 
 namespace cuzk::groth16 {
@@ -61,32 +60,21 @@ Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
   return Status::Ok();
 }
 
-Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& as, cpu::ThreadPool& pool) {
+Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& as,
+                                          ComputeBackend& backend) {
   const size_t n = pk.domain_size;
-  auto domain = cpu::NttDomain::create(log2_exact(n), pk.convention, pool);
-  if (!domain) return domain.error();
-  for (auto* v : {&as.a, &as.b, &as.c}) {
-    v->resize(n, Fr::zero());
-    // Evaluations on the domain → coefficients → evaluations on the coset (g·ω^j or ω_2m·ω^j).
-    CUZK_TRY_STATUS(domain->inverse(*v, pool));
-    CUZK_TRY_STATUS(domain->coset_forward(*v, pool));
-  }
-  std::vector<Fr>& q = as.a;
-  if (pk.h_query == HQuery::z_over_delta) {
-    // Z is constant on the coset: Z(g·ω^j) = g^n − 1.
-    const Fr z_inv = (domain->coset_shift().pow(uint64_t(n)) - Fr::one()).inverse();
-    pool.for_ranges(n, 4096, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) q[i] = (q[i] * as.b[i] - as.c[i]) * z_inv;
-    });
-    CUZK_TRY_STATUS(domain->coset_inverse(q, pool));
-    q.resize(n - 1);  // deg h ≤ n − 2
-  } else {
-    pool.for_ranges(n, 4096, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) q[i] = q[i] * as.b[i] - as.c[i];
-    });
-  }
-  std::vector<Fr> h = std::move(q);
-  as.a.clear();
+  for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
+  HRequest rq;
+  rq.a = as.a;
+  rq.b = as.b;
+  rq.c = as.c;
+  rq.log_n = log2_exact(n);
+  rq.convention = pk.convention;
+  rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
+  CUZK_TRY_STATUS(backend.compute_h(rq));
+  std::vector<Fr> h = std::move(as.a);
+  if (pk.h_query == HQuery::z_over_delta) h.resize(n - 1);  // deg h ≤ n − 2
+  as.a = {};
   as.b = {};
   as.c = {};
   return h;
@@ -94,11 +82,17 @@ Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment
 
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const ProofRandomness& rs,
                            cpu::ThreadPool& pool) {
+  cpu::CpuBackend backend(pool);
+  return create_proof(pk, as, rs, backend);
+}
+
+Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const ProofRandomness& rs,
+                           ComputeBackend& backend) {
   CUZK_TRY_STATUS(check_assignment(pk, as));
   if (pk.vk.delta_g1.is_inf() || pk.vk.delta_g2.is_inf())
     return make_error("proving key: δ is the identity (a subverted key)");
 
-  auto h = compute_h_scalars(pk, as, pool);
+  auto h = compute_h_scalars(pk, as, backend);
   if (!h) return h.error();
 
   // The five MSMs. Compacted keys pair bases with the wires whose density bit is set; per-wire
@@ -107,20 +101,20 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
   const size_t ni = pk.num_inputs;
   G1Jacobian a_acc, b1_acc;
   G2Jacobian b2_acc;
-  auto h_acc = cpu::msm<G1Affine>(pk.h, *h, pool);
+  auto h_acc = backend.msm(MsmRequest<G1Affine>{pk.h, *h, {}});
   if (!h_acc) return h_acc.error();
-  auto l_acc = cpu::msm<G1Affine>(pk.l, aux, pool);
+  auto l_acc = backend.msm(MsmRequest<G1Affine>{pk.l, aux, {}});
   if (!l_acc) return l_acc.error();
   if (pk.layout == QueryLayout::compacted) {
     const std::span<const G1Affine> a(pk.a), b1(pk.b_g1);
     const std::span<const G2Affine> b2(pk.b_g2);
     const size_t nb_in = as.b_input_density.popcount;
-    auto a_in = cpu::msm<G1Affine>(a.first(ni), inputs, pool);
-    auto a_aux = cpu::msm<G1Affine>(a.subspan(ni), aux, as.a_aux_density.words, pool);
-    auto b1_in = cpu::msm<G1Affine>(b1.first(nb_in), inputs, as.b_input_density.words, pool);
-    auto b1_aux = cpu::msm<G1Affine>(b1.subspan(nb_in), aux, as.b_aux_density.words, pool);
-    auto b2_in = cpu::msm<G2Affine>(b2.first(nb_in), inputs, as.b_input_density.words, pool);
-    auto b2_aux = cpu::msm<G2Affine>(b2.subspan(nb_in), aux, as.b_aux_density.words, pool);
+    auto a_in = backend.msm(MsmRequest<G1Affine>{a.first(ni), inputs, {}});
+    auto a_aux = backend.msm(MsmRequest<G1Affine>{a.subspan(ni), aux, as.a_aux_density.words});
+    auto b1_in = backend.msm(MsmRequest<G1Affine>{b1.first(nb_in), inputs, as.b_input_density.words});
+    auto b1_aux = backend.msm(MsmRequest<G1Affine>{b1.subspan(nb_in), aux, as.b_aux_density.words});
+    auto b2_in = backend.msm(MsmRequest<G2Affine>{b2.first(nb_in), inputs, as.b_input_density.words});
+    auto b2_aux = backend.msm(MsmRequest<G2Affine>{b2.subspan(nb_in), aux, as.b_aux_density.words});
     for (const auto* r : {&a_in, &a_aux, &b1_in, &b1_aux})
       if (!r->ok()) return r->error();
     for (const auto* r : {&b2_in, &b2_aux})
@@ -133,9 +127,9 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
     wires.reserve(inputs.size() + aux.size());
     wires.insert(wires.end(), inputs.begin(), inputs.end());
     wires.insert(wires.end(), aux.begin(), aux.end());
-    auto a = cpu::msm<G1Affine>(pk.a, wires, pool);
-    auto b1 = cpu::msm<G1Affine>(pk.b_g1, wires, pool);
-    auto b2 = cpu::msm<G2Affine>(pk.b_g2, wires, pool);
+    auto a = backend.msm(MsmRequest<G1Affine>{pk.a, wires, {}});
+    auto b1 = backend.msm(MsmRequest<G1Affine>{pk.b_g1, wires, {}});
+    auto b2 = backend.msm(MsmRequest<G2Affine>{pk.b_g2, wires, {}});
     if (!a) return a.error();
     if (!b1) return b1.error();
     if (!b2) return b2.error();

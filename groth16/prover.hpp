@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "backend/compute.hpp"
 #include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
 #include "groth16/keys.hpp"
@@ -26,12 +27,15 @@ struct ProofRandomness {
 // values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them). Consumes the
 // a, b, c vectors of the assignment (they are the NTT buffers).
 Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& assignment,
-                                          cpu::ThreadPool& pool = cpu::ThreadPool::shared());
+                                          ComputeBackend& backend);
 
 // Checks that the assignment fits the key (counts and densities) before any work is done.
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
 
-// A proof for the assignment. Consumes assignment.a/b/c.
+// A proof for the assignment, computed on `backend`. Consumes assignment.a/b/c.
+Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
+                           ComputeBackend& backend);
+// The same on the CPU backend over `pool`.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
                            cpu::ThreadPool& pool = cpu::ThreadPool::shared());
 

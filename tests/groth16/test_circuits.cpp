@@ -39,8 +39,9 @@ void prove_and_verify(const r1cs::SampleSpec& spec, uint64_t seed) {
   ASSERT_TRUE(ok.ok()) << ok.message();
   EXPECT_TRUE(*ok);
 
-  // A different witness of the same circuit does not pass with these inputs.
-  if (spec.kind != "synthetic") {
+  // A different witness of the same circuit does not pass with these inputs (the empty message
+  // has only one witness).
+  if (spec.kind != "synthetic" && !(spec.kind == "sha256" && spec.message_bytes == 0)) {
     r1cs::SampleSpec other = spec;
     other.seed = spec.seed + 1;
     auto c2 = r1cs::make_sample_circuit(other);

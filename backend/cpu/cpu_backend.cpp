@@ -1,0 +1,43 @@
+#include "backend/cpu/cpu_backend.hpp"
+
+#include "backend/cpu/msm.hpp"
+#include "backend/cpu/ntt.hpp"
+
+namespace cuzk::cpu {
+
+Status CpuBackend::compute_h(const HRequest& rq) {
+  const size_t n = size_t(1) << rq.log_n;
+  if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
+    return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(rq.log_n) + " values");
+  auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
+  if (!domain) return domain.error();
+  for (std::span<Fr> v : {rq.a, rq.b, rq.c}) {
+    // Evaluations on the domain → coefficients → evaluations on the coset (g·ω^j or ω_2n·ω^j).
+    CUZK_TRY_STATUS(domain->inverse(v, pool_));
+    CUZK_TRY_STATUS(domain->coset_forward(v, pool_));
+  }
+  std::span<Fr> q = rq.a;
+  if (rq.mode == HMode::divide_by_z_on_coset) {
+    // Z is constant on the coset: Z(g·ω^j) = g^n − 1.
+    const Fr z_inv = (domain->coset_shift().pow(uint64_t(n)) - Fr::one()).inverse();
+    pool_.for_ranges(n, 4096, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) q[i] = (q[i] * rq.b[i] - rq.c[i]) * z_inv;
+    });
+    return domain->coset_inverse(q, pool_);
+  }
+  pool_.for_ranges(n, 4096, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) q[i] = q[i] * rq.b[i] - rq.c[i];
+  });
+  return Status::Ok();
+}
+
+template <class Affine>
+static auto run_msm(const MsmRequest<Affine>& rq, ThreadPool& pool) {
+  return rq.density.empty() ? msm<Affine>(rq.bases, rq.scalars, pool)
+                            : msm<Affine>(rq.bases, rq.scalars, rq.density, pool);
+}
+
+Result<G1Jacobian> CpuBackend::msm(const MsmRequest<G1Affine>& rq) { return run_msm(rq, pool_); }
+Result<G2Jacobian> CpuBackend::msm(const MsmRequest<G2Affine>& rq) { return run_msm(rq, pool_); }
+
+}  // namespace cuzk::cpu
