@@ -4,11 +4,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 
 #include "curve/encoding.hpp"
 #include "io/bellman.hpp"
+#include "io/parallel.hpp"
 #include "io/proof.hpp"
 #include "io_test_util.hpp"
 
@@ -226,6 +231,31 @@ TEST(Proofs, RoundTripAndBellpersonRules) {
   auto flag = bytes;
   flag[0] &= 0x7f;
   EXPECT_FALSE(read_proofs(flag).ok());
+}
+
+TEST(Parallel, UsesEveryCoreAndReportsTheFirstError) {
+  const size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  std::vector<int> seen(100000, 0);
+  auto st = io::parallel_ranges(seen.size(), 1000, [&](size_t begin, size_t end) {
+    {
+      std::lock_guard lock(mu);
+      threads.insert(std::this_thread::get_id());
+    }
+    for (size_t i = begin; i < end; ++i) ++seen[i];
+    return Status::Ok();
+  });
+  EXPECT_TRUE(st.ok());
+  EXPECT_EQ(threads.size(), std::min<size_t>(hw, 100));
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int x) { return x == 1; }));
+
+  // Every range fails; the message must be the first range's, however the threads were scheduled.
+  st = io::parallel_ranges(100000, 10,
+                           [](size_t begin, size_t) { return make_error("bad " + std::to_string(begin)); });
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "bad 0");
+  EXPECT_TRUE(io::parallel_ranges(0, 10, [](size_t, size_t) { return make_error("never called"); }).ok());
 }
 
 TEST(Files, ErrorsAreValues) {
