@@ -93,7 +93,64 @@ __device__ __forceinline__ Fr apply_scale(const ScaleArgs& a, const Fr& x, uint3
   return x * f;
 }
 
+// One radix-2 butterfly of global stage s on (x, y) = elements i, i + 2^s, where j = i mod 2^s.
 template <bool DIT, bool INV>
+__device__ __forceinline__ void butterfly(const PassArgs& p, Fr& x, Fr& y, uint32_t j, unsigned s) {
+  const uint32_t e = j << (p.tw_log - s);  // ω_{2^(s+1)}^j = ω_N^e, e < N/2
+  if (e == 0) {
+    const Fr sum = x + y;
+    y = x - y;
+    x = sum;
+    return;
+  }
+  const Fr w = load_fr_ro(p.tw + (INV ? (1u << p.tw_log) - e : e));
+  if constexpr (!DIT) {
+    const Fr sum = x + y;
+    y = INV ? (y - x) * w : (x - y) * w;  // ω^-e = −w for the inverse
+    x = sum;
+  } else {
+    const Fr u = y * w;
+    if constexpr (INV) {  // y·ω^-e = −u
+      y = x + u;
+      x = x - u;
+    } else {
+      y = x - u;
+      x = x + u;
+    }
+  }
+}
+
+// R stages of a pass, `done` of its k stages already run (DIF runs local stage bits from the top
+// down, DIT from the bottom up). Group g of 2^R elements: the block-local indices with R zero bits
+// inserted at bit qlo, plus m << qlo for m < 2^R.
+template <int R, bool DIT, bool INV>
+__device__ __forceinline__ void ntt_step(const PassArgs& p, Fr* sh, uint32_t size, uint32_t low_base,
+                                         uint32_t cmask, unsigned done) {
+  const unsigned blo = DIT ? done : p.k - done - R;  // lowest local stage bit of the step
+  const unsigned qlo = p.c + blo;
+  for (uint32_t g = threadIdx.x; g < (size >> R); g += blockDim.x) {
+    const uint32_t ib = ((g >> qlo) << (qlo + R)) | (g & ((1u << qlo) - 1));
+    Fr v[1 << R];
+#pragma unroll
+    for (int m = 0; m < (1 << R); ++m) v[m] = load_fr(sh + ib + (uint32_t(m) << qlo));
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) {
+      const int r = DIT ? rr : R - 1 - rr;
+      const unsigned bb = blo + r;  // local stage bit
+#pragma unroll
+      for (int m = 0; m < (1 << R); ++m) {
+        if (m & (1 << r)) continue;
+        const uint32_t i0 = ib + (uint32_t(m) << qlo);
+        const uint32_t j = low_base + (i0 & cmask) + (((i0 >> p.c) & ((1u << bb) - 1)) << p.s_lo);
+        butterfly<DIT, INV>(p, v[m], v[m + (1 << r)], j, p.s_lo + bb);
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < (1 << R); ++m) store_fr(sh + ib + (uint32_t(m) << qlo), v[m]);
+  }
+}
+
+template <int R, bool DIT, bool INV>
 __global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
   extern __shared__ uint4 smem_raw[];
   Fr* sh = reinterpret_cast<Fr*>(smem_raw);
@@ -114,45 +171,22 @@ __global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
   }
   __syncthreads();
 
-  const uint32_t half_table = 1u << p.tw_log;
-  for (unsigned step = 0; step < p.k; ++step) {
-    const unsigned b = DIT ? step : p.k - 1 - step;  // local stage bit
-    const unsigned s = p.s_lo + b;                    // global stage: half-size 2^s
-    const unsigned q = p.c + b;                       // its bit in the block-local index
-    for (uint32_t t = threadIdx.x; t < size / 2; t += blockDim.x) {
-      const uint32_t i0 = ((t >> q) << (q + 1)) | (t & ((1u << q) - 1));
-      const uint32_t i1 = i0 | (1u << q);
-      // i mod 2^s for the butterfly's global index i.
-      const uint32_t j = low_base + (i0 & cmask) + (((i0 >> p.c) & ((1u << b) - 1)) << p.s_lo);
-      const uint32_t e = j << (p.tw_log - s);  // ω_{2^(s+1)}^j = ω_N^e, e < N/2
-      Fr x = load_fr(sh + i0), y = load_fr(sh + i1);
-      if constexpr (!DIT) {
-        const Fr sum = x + y;
-        if (e == 0)
-          y = x - y;
-        else if constexpr (INV)
-          y = (y - x) * load_fr_ro(p.tw + (half_table - e));
-        else
-          y = (x - y) * load_fr_ro(p.tw + e);
-        x = sum;
-      } else {
-        if (e == 0) {
-          const Fr sum = x + y;
-          y = x - y;
-          x = sum;
-        } else if constexpr (INV) {
-          const Fr u = y * load_fr_ro(p.tw + (half_table - e));  // y·ω^-e = −u
-          y = x + u;
-          x = x - u;
-        } else {
-          const Fr u = y * load_fr_ro(p.tw + e);
-          y = x - u;
-          x = x + u;
-        }
-      }
-      store_fr(sh + i0, x);
-      store_fr(sh + i1, y);
+  // Stages in steps of up to R: each thread takes 2^R elements that differ in R consecutive stage
+  // bits into registers, runs those R stages there, and writes them back; one barrier per step.
+  unsigned done = 0;
+  while (done < p.k) {
+    const unsigned left = p.k - done;
+    unsigned r = 1;
+    if constexpr (R >= 3) r = left >= 3 ? 3 : r;
+    if constexpr (R >= 2) r = r == 1 && left >= 2 ? 2 : r;
+    if constexpr (R >= 3) {
+      if (r == 3) ntt_step<3, DIT, INV>(p, sh, size, low_base, cmask, done);
     }
+    if constexpr (R >= 2) {
+      if (r == 2) ntt_step<2, DIT, INV>(p, sh, size, low_base, cmask, done);
+    }
+    if (r == 1) ntt_step<1, DIT, INV>(p, sh, size, low_base, cmask, done);
+    done += r;
     __syncthreads();
   }
 
@@ -162,6 +196,22 @@ __global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
     if (p.post.mode != kNoScale) x = apply_scale(p.post, x, gi, p.log_n);
     store_fr(p.data + gi, x);
   }
+}
+
+using PassKernel = void (*)(PassArgs);
+#define PASS_KERNELS(R)                                                                                  \
+  (const void*)ntt_pass_kernel<R, false, false>, (const void*)ntt_pass_kernel<R, false, true>,         \
+      (const void*)ntt_pass_kernel<R, true, false>, (const void*)ntt_pass_kernel<R, true, true>
+
+template <int R>
+PassKernel pass_kernel_r(bool dit, bool inverse) {
+  if (dit) return inverse ? ntt_pass_kernel<R, true, true> : ntt_pass_kernel<R, true, false>;
+  return inverse ? ntt_pass_kernel<R, false, true> : ntt_pass_kernel<R, false, false>;
+}
+PassKernel pass_kernel(unsigned radix_log, bool dit, bool inverse) {
+  if (radix_log >= 3) return pass_kernel_r<3>(dit, inverse);
+  if (radix_log == 2) return pass_kernel_r<2>(dit, inverse);
+  return pass_kernel_r<1>(dit, inverse);
 }
 
 // ------------------------------------------------------------------ helper kernels
@@ -260,25 +310,25 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
     return make_error("NttPlan: 2^" + std::to_string(max_log_size) + " exceeds the supported 2^" +
                       std::to_string(kMaxLogSize));
   if (tuning.pass_log < 2 || tuning.pass_log > 12 || tuning.coalesce_log + 2 > tuning.pass_log ||
-      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0)
+      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0 ||
+      tuning.radix_log < 1 || tuning.radix_log > 3)
     return make_error("NttPlan: tuning out of range (pass_log 2..12, coalesce_log <= pass_log - 2, threads a "
-                      "power of two in 32..512)");
+                      "power of two in 32..512, radix_log 1..3)");
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
-  // More than 48 KiB of dynamic shared memory must be asked for per kernel (cheap, idempotent).
-  const int smem = int(shared_bytes(tuning.pass_log));
-  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<false, false>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                        "cudaFuncSetAttribute(ntt_pass)"));
-  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<false, true>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                        "cudaFuncSetAttribute(ntt_pass)"));
-  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<true, false>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                        "cudaFuncSetAttribute(ntt_pass)"));
-  CUZK_TRY_STATUS(check(cudaFuncSetAttribute(ntt_pass_kernel<true, true>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-                        "cudaFuncSetAttribute(ntt_pass)"));
+  // More than 48 KiB of dynamic shared memory must be asked for per kernel. The attribute belongs
+  // to the kernel, not to a plan, so it is always raised to the device's limit (never lowered to
+  // one plan's need, which would break a plan with larger passes made earlier).
+  int smem_limit = 0;
+  CUZK_TRY_STATUS(check(cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, s.device()),
+                        "cudaDeviceGetAttribute(shared memory)"));
+  if (shared_bytes(tuning.pass_log) > size_t(smem_limit))
+    return make_error("NttPlan: pass_log " + std::to_string(tuning.pass_log) + " needs " +
+                      std::to_string(shared_bytes(tuning.pass_log)) + " bytes of shared memory; the device allows " +
+                      std::to_string(smem_limit));
+  for (const void* k : {PASS_KERNELS(1), PASS_KERNELS(2), PASS_KERNELS(3)})
+    CUZK_TRY_STATUS(check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit),
+                          "cudaFuncSetAttribute(ntt_pass_kernel)"));
 
   NttPlan plan;
   plan.max_log_size_ = max_log_size;
@@ -396,17 +446,11 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
     if (i + 1 == passes.size()) a.post = post;
     const unsigned K = ps.k + ps.c;
     const uint32_t elems = 1u << K;
-    const unsigned threads = elems / 2 < tuning_.threads ? (elems / 2 > 0 ? elems / 2 : 1) : tuning_.threads;
+    const uint32_t groups = std::max<uint32_t>(1, elems >> std::min(tuning_.radix_log, K));
+    const unsigned threads = std::min<uint32_t>(groups, tuning_.threads);
     const unsigned blocks = n >> K;
     const size_t smem = size_t(elems) * sizeof(Fr);
-    if (dit && inverse)
-      ntt_pass_kernel<true, true><<<blocks, threads, smem, s.get()>>>(a);
-    else if (dit)
-      ntt_pass_kernel<true, false><<<blocks, threads, smem, s.get()>>>(a);
-    else if (inverse)
-      ntt_pass_kernel<false, true><<<blocks, threads, smem, s.get()>>>(a);
-    else
-      ntt_pass_kernel<false, false><<<blocks, threads, smem, s.get()>>>(a);
+    pass_kernel(tuning_.radix_log, dit, inverse)<<<blocks, threads, smem, s.get()>>>(a);
     CUZK_TRY_STATUS(check_launch("ntt_pass_kernel"));
   }
   if (rev_after) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));

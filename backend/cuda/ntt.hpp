@@ -49,8 +49,11 @@ struct NttTuning {
   unsigned pass_log = 11;
   // Passes over high index bits load runs of 2^coalesce_log consecutive elements.
   unsigned coalesce_log = 2;
-  // Threads per block.
+  // Threads per block (at most; fewer when a pass has fewer groups).
   unsigned threads = 256;
+  // Stages per step: each thread holds 2^radix_log elements in registers and runs radix_log
+  // stages on them between two barriers.
+  unsigned radix_log = 2;
 };
 
 class NttPlan {
