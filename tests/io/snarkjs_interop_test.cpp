@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
 #include "io/snarkjs_zkey.hpp"
+#include "io_test_util.hpp"
 
 namespace cuzk {
 namespace {
@@ -193,6 +195,25 @@ TEST(SnarkjsInterop, BellmanExportNeedsCompaction) {
   EXPECT_EQ(params->b_g1, nonzero(z.b_g1));
   EXPECT_EQ(params->b_g2, nonzero(z.b_g2));
   EXPECT_LT(params->b_g1.size(), z.b_g1.size());  // the toy circuit leaves some signals out of B
+}
+
+// The fuzz loop of fuzz_test.cpp on the real files (circom's section order, real sizes).
+TEST(SnarkjsInterop, MutatedFixturesAreErrorsOrValues) {
+  test::Rng rng;
+  CUZK_SEED_TRACE(rng);
+  const std::pair<const char*, std::function<bool(std::span<const uint8_t>)>> parsers[] = {
+      {"toy.r1cs", [](std::span<const uint8_t> b) { return parse_r1cs(b).ok(); }},
+      {"toy.wtns", [](std::span<const uint8_t> b) { return parse_wtns(b).ok(); }},
+      {"toy.zkey", [](std::span<const uint8_t> b) { return parse_zkey(b, Check::curve_only).ok(); }},
+      {"toy.params", [](std::span<const uint8_t> b) { return parse_bellman_vk(b).ok(); }},
+  };
+  for (const auto& [name, parse] : parsers) {
+    SCOPED_TRACE(name);
+    auto file = read_file_bytes(kData / name);
+    ASSERT_TRUE(file.ok()) << file.message();
+    EXPECT_TRUE(parse(*file));
+    for (int i = 0; i < 200; ++i) (void)parse(test::mutate(rng, *file, {}));
+  }
 }
 
 // snarkjs itself accepts the JSON we write: verify the fixture's proof from files written by our
