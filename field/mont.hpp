@@ -200,11 +200,13 @@ class mont_t {
     uint32_t s[N32], t[N32];
     asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(x[0]), "r"(y[0]));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(x[i]), "r"(y[i]));
+    for (size_t i = 1; i < N32; ++i)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(x[i]), "r"(y[i]));
     // s < 2p < 2^(32*N32): no carry out. Now t = s - p; keep s if that borrows.
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(mod32(0)));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(mod32(i)));
+    for (size_t i = 1; i < N32; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(mod32(i)));
     uint32_t borrow;
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
@@ -240,7 +242,8 @@ class mont_t {
     uint32_t d[N32];
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(x[0]), "r"(y[0]));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(x[i]), "r"(y[i]));
+    for (size_t i = 1; i < N32; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(x[i]), "r"(y[i]));
     uint32_t mask;
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));  // 0xffffffff on borrow
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
@@ -300,7 +303,8 @@ class mont_t {
   __device__ static __forceinline__ void mad_row(uint32_t (&acc)[N32 + 2], const uint32_t* x, uint32_t y) {
     asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x[0]), "r"(y));
 #pragma unroll
-    for (size_t j = 1; j < N32; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x[j]), "r"(y));
+    for (size_t j = 1; j < N32; ++j)
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x[j]), "r"(y));
     asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
     asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x[0]), "r"(y));
@@ -316,7 +320,8 @@ class mont_t {
     uint32_t t[N32];
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
+    for (size_t i = 1; i < N32; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
     uint32_t borrow;
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
@@ -348,9 +353,12 @@ class mont_t {
   __device__ __noinline__ static void sqr_mont_call(mont_t& r, const mont_t& a) { sqr_mont(r, a); }
 #endif
 
-  // r = a * b * R^-1 mod p.
-  CUZK_HD static void mul_mont(mont_t& r, const mont_t& a, const mont_t& b) {
 #if CUZK_DEVICE_CODE
+ public:
+  // Row-by-row CIOS: each row's multiply-adds form one carry chain over the accumulator. The
+  // first device multiplication; kept for comparison in the throughput benchmark. ptxas splits
+  // every madc into an IMAD plus an IADD3.X for the carry (1296 SASS instructions per Fp mul).
+  __device__ static __forceinline__ void mul_mont_rows(mont_t& r, const mont_t& a, const mont_t& b) {
     const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
     const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
     constexpr uint32_t m0 = uint32_t(P::M0);  // -p^-1 mod 2^32
@@ -367,6 +375,75 @@ class mont_t {
       acc[N32 + 1] = 0;
     }
     final_sub(r, acc);
+  }
+
+ private:
+  // Even/odd CIOS. The products x_k * y_i with k even land on limb pairs (k, k+1) that do not
+  // overlap, as do those with k odd on (k, k+1) shifted by one; so each row keeps two accumulators,
+  // E (even k) and O (odd k, stored one limb down), and each lo/hi pair of one product is adjacent
+  // in its chain. ptxas can then issue a pair as one 64-bit IMAD.WIDE with carry, instead of two
+  // IMADs plus two IADD3.X. After the reduction E[0] = 0, and the next row's accumulator is
+  // (E >> 32) + O: one add chain per row. Bounds (no-carry CIOS): the running value stays < 2p,
+  // E fits N32 + 1 limbs and O fits N32, so no further carry words are needed.
+  __device__ static __forceinline__ void mul_mont_eo(mont_t& r, const mont_t& a, const mont_t& b) {
+    static_assert(N32 % 2 == 0);
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+    constexpr uint32_t m0 = uint32_t(P::M0);
+    uint32_t E[N32 + 1], O[N32];
+#pragma unroll
+    for (size_t j = 0; j < N32 + 1; ++j) E[j] = 0;
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) {
+      const uint32_t bi = y[i];
+      // E += x_even * bi
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(x[0]), "r"(bi));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(x[0]), "r"(bi));
+#pragma unroll
+      for (size_t k = 2; k < N32; k += 2) {
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(x[k]), "r"(bi));
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(x[k]), "r"(bi));
+      }
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[N32]));
+      // O = x_odd * bi: disjoint 64-bit products, no carries.
+#pragma unroll
+      for (size_t k = 1; k < N32; k += 2) {
+        asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(O[k - 1]) : "r"(x[k]), "r"(bi));
+        asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(O[k]) : "r"(x[k]), "r"(bi));
+      }
+      const uint32_t m = E[0] * m0;
+      // E += p_even * m (E[0] becomes 0), O += p_odd * m.
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(mod32(0)), "r"(m));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(mod32(0)), "r"(m));
+#pragma unroll
+      for (size_t k = 2; k < N32; k += 2) {
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(mod32(k)), "r"(m));
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(mod32(k)), "r"(m));
+      }
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[N32]));
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[0]) : "r"(mod32(1)), "r"(m));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[1]) : "r"(mod32(1)), "r"(m));
+#pragma unroll
+      for (size_t k = 3; k < N32; k += 2) {
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[k - 1]) : "r"(mod32(k)), "r"(m));
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[k]) : "r"(mod32(k)), "r"(m));
+      }
+      // E = (E >> 32) + O; the result is < 2p < 2^(32 N32), so nothing carries past limb N32-1.
+      asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(E[0]) : "r"(E[1]), "r"(O[0]));
+#pragma unroll
+      for (size_t k = 1; k < N32 - 1; ++k)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(E[k]) : "r"(E[k + 1]), "r"(O[k]));
+      asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[N32 - 1]) : "r"(E[N32]), "r"(O[N32 - 1]));
+      E[N32] = 0;
+    }
+    final_sub(r, E);
+  }
+#endif
+
+  // r = a * b * R^-1 mod p.
+  CUZK_HD static void mul_mont(mont_t& r, const mont_t& a, const mont_t& b) {
+#if CUZK_DEVICE_CODE
+    mul_mont_eo(r, a, b);
 #elif CUZK_FIELD_X86_64_ASM
     if constexpr (N == 4 || N == 6) {
       // mulx/adcx/adox CIOS (field/mont_x86_64.hpp), about twice the speed of the code below.
@@ -418,9 +495,22 @@ class mont_t {
   // r = a^2 * R^-1 mod p.
   CUZK_HD static void sqr_mont(mont_t& r, const mont_t& a) {
 #if CUZK_DEVICE_CODE
-    // Dedicated squaring: each cross product a_i a_j (i < j) is computed once and the sum doubled,
-    // so the product takes N32(N32-1) + 2 N32 multiply-adds instead of 2 N32^2 (156 vs 288 for Fp);
-    // the Montgomery reduction of the low half is the same 2 N32^2 + N32 as in mul_mont.
+    // The even/odd multiplication (27.1 G/s for Fp on an H200) beats the dedicated squaring below
+    // (20.4 G/s): that one saves 132 of 588 IMADs but its row chains cost an IADD3.X per IMAD.
+    // Until the squaring gets the even/odd layout too, squaring is a multiplication.
+    mul_mont_eo(r, a, a);
+#else
+    mul_mont(r, a, a);
+#endif
+  }
+
+#if CUZK_DEVICE_CODE
+  // Dedicated squaring with row carry chains: each cross product a_i a_j (i < j) is computed once
+  // and the sum doubled, so the product takes N32(N32-1) + 2 N32 multiply-adds instead of 2 N32^2
+  // (156 vs 288 for Fp); the Montgomery reduction of the low half is the same 2 N32^2 + N32 as in
+  // mul_mont. Correct (tested on the H200 while it was the default) but slower, see sqr_mont.
+ public:
+  __device__ static __forceinline__ void sqr_mont_rows(mont_t& r, const mont_t& a) {
     const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
     uint32_t t[2 * N32];
 #pragma unroll
@@ -472,10 +562,8 @@ class mont_t {
 #pragma unroll
     for (size_t j = 1; j < N32; ++j) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(acc[j]) : "r"(t[N32 + j]));
     final_sub(r, acc);
-#else
-    mul_mont(r, a, a);
-#endif
   }
+#endif
 };
 
 }  // namespace cuzk::field

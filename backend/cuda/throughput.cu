@@ -7,7 +7,7 @@ namespace cuzk::cuda {
 
 namespace {
 
-template <class F, bool SQUARE>
+template <class F, ChainOp OP>
 __global__ void __launch_bounds__(256) field_mul_chain_kernel(F* state, size_t threads, uint32_t iters) {
   const size_t t = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (t >= threads) return;
@@ -16,8 +16,10 @@ __global__ void __launch_bounds__(256) field_mul_chain_kernel(F* state, size_t t
   // Unrolled by 4 so loop control is noise next to the multiplications.
 #pragma unroll 4
   for (uint32_t i = 0; i < iters; ++i) {
-    if constexpr (SQUARE)
+    if constexpr (OP == ChainOp::sqr)
       x = x.sqr();
+    else if constexpr (OP == ChainOp::mul_rows)
+      F::mul_mont_rows(x, x, y);
     else
       x = x * y;
   }
@@ -42,21 +44,29 @@ __global__ void __launch_bounds__(128)
 }  // namespace
 
 template <class F>
-Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters, bool square, int block) {
+Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters, ChainOp op, int block) {
   if (threads == 0) return Status::Ok();
   if (block <= 0 || block > 256) return make_error("field_mul_chain: block must be in 1..256");
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
   const size_t blocks = (threads + block - 1) / block;
-  if (square)
-    field_mul_chain_kernel<F, true><<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
-  else
-    field_mul_chain_kernel<F, false><<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+  switch (op) {
+    case ChainOp::mul:
+      field_mul_chain_kernel<F, ChainOp::mul><<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+      break;
+    case ChainOp::sqr:
+      field_mul_chain_kernel<F, ChainOp::sqr><<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+      break;
+    case ChainOp::mul_rows:
+      field_mul_chain_kernel<F, ChainOp::mul_rows>
+          <<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+      break;
+  }
   return check_launch("field_mul_chain_kernel");
 }
 
-template Status field_mul_chain<Fp>(const Stream&, Fp*, size_t, uint32_t, bool, int);
-template Status field_mul_chain<Fr>(const Stream&, Fr*, size_t, uint32_t, bool, int);
+template Status field_mul_chain<Fp>(const Stream&, Fp*, size_t, uint32_t, ChainOp, int);
+template Status field_mul_chain<Fr>(const Stream&, Fr*, size_t, uint32_t, ChainOp, int);
 
 Status g1_xyzz_madd_chain(const Stream& s, G1Xyzz* acc, const G1Affine* points, size_t threads,
                           uint32_t iters, int block) {

@@ -12,14 +12,18 @@
 
 namespace cuzk::cuda {
 
-// Each of `threads` threads runs `iters` dependent multiplications (x = x * y, or x = x^2 when
-// square is set) from x = state[t], y = state[threads + t], and writes x back to state[t].
-// state holds 2 * threads elements. Counted operations: threads * iters.
+// mul: x = x * y (the field's multiplication); sqr: x = x^2; mul_rows: x = x * y by the earlier
+// row-by-row CIOS (mont_t::mul_mont_rows), kept to compare against.
+enum class ChainOp { mul, sqr, mul_rows };
+
+// Each of `threads` threads runs `iters` dependent operations from x = state[t], y =
+// state[threads + t], and writes x back to state[t]. state holds 2 * threads elements.
+// Counted operations: threads * iters.
 template <class F>
-Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters, bool square,
+Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters, ChainOp op,
                        int block = 256);
-extern template Status field_mul_chain<Fp>(const Stream&, Fp*, size_t, uint32_t, bool, int);
-extern template Status field_mul_chain<Fr>(const Stream&, Fr*, size_t, uint32_t, bool, int);
+extern template Status field_mul_chain<Fp>(const Stream&, Fp*, size_t, uint32_t, ChainOp, int);
+extern template Status field_mul_chain<Fr>(const Stream&, Fr*, size_t, uint32_t, ChainOp, int);
 
 // Each of `threads` threads adds `iters` affine points to acc[t] (XYZZ, madd-2008-s), cycling
 // through the first 32 of `points` (held in shared memory), and writes acc[t] back.

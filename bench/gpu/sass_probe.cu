@@ -14,6 +14,9 @@ extern "C" __global__ void fr_mul(const Fr* a, const Fr* b, Fr* o) {
   o[threadIdx.x] = a[threadIdx.x] * b[threadIdx.x];
 }
 extern "C" __global__ void fr_sqr(const Fr* a, Fr* o) { o[threadIdx.x] = a[threadIdx.x].sqr(); }
+extern "C" __global__ void fp_mul_rows(const Fp* a, const Fp* b, Fp* o) {
+  Fp::mul_mont_rows(o[threadIdx.x], a[threadIdx.x], b[threadIdx.x]);
+}
 extern "C" __global__ void fp_add(const Fp* a, const Fp* b, Fp* o) {
   o[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
 }
