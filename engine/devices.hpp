@@ -1,0 +1,57 @@
+// Devices as the engine sees them: an index, a memory budget and a number of workers, plus a
+// factory that makes one ComputeBackend per (device, worker) and a function that plans how much
+// device memory a partition's proving stage takes.
+//
+// The engine knows nothing of CUDA. A GPU backend plugs in by supplying the factory (a backend
+// bound to device `index`) and its planner; the CPU backend treats a "device" as a logical slot of
+// workers, which is how the engine is tested without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "backend/compute.hpp"
+#include "common/result.hpp"
+
+namespace cuzk::engine {
+
+struct DeviceDescriptor {
+  uint32_t index = 0;          // the device ordinal workers are pinned to
+  uint64_t memory_budget = 0;  // bytes the engine may reserve on it (may be below its real size)
+  uint32_t workers = 1;        // workers pinned to it; they share the budget
+};
+
+// What a partition's device stage works on, for planning its memory.
+struct PlanShape {
+  uint64_t domain_size = 0;  // NTT size
+  uint64_t h_points = 0, l_points = 0, a_points = 0, b_g1_points = 0, b_g2_points = 0;
+  bool params_resident = false;  // the parameter set's points are already on the device
+  uint32_t attempt = 0;          // 0 first; a planner may choose smaller chunks on a retry
+};
+
+// Peak device bytes of the stage. A GPU backend supplies its own.
+using PlanEstimator = std::function<uint64_t(const PlanShape&)>;
+
+// A stand-in plan with a GPU's shape: the a, b, c NTT buffers, the larger MSM's bases unless they
+// are resident, and scratch for scalars and buckets; halved scratch on retries.
+uint64_t default_plan_bytes(const PlanShape& shape);
+
+// Bytes of a parameter set's points on a device (what keeping it resident costs).
+uint64_t params_device_bytes(const PlanShape& shape);
+
+using BackendFactory =
+    std::function<Result<std::unique_ptr<ComputeBackend>>(const DeviceDescriptor& device, uint32_t worker)>;
+
+struct DeviceSet {
+  std::vector<DeviceDescriptor> devices;
+  BackendFactory factory;
+  PlanEstimator planner = default_plan_bytes;
+};
+
+// `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend
+// over its own pool of `threads_per_worker` threads (1: inline on the worker).
+DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, unsigned threads_per_worker = 1);
+
+}  // namespace cuzk::engine

@@ -1,0 +1,121 @@
+// The proving engine: jobs in, verified proofs out.
+//
+//   submit ──► journal ──► synthesis queue (priority, then age) ──► [host-RAM reservation]
+//          ──► synthesis workers (CPU) ──► device queue ──► device workers, pinned to a device
+//          ──► [VRAM reservation for the plan] ──► prove ──► release ──► pairing check ──► result
+//
+// A partition holds its host reservation from admission until its proof is checked, so the number
+// of partitions in flight follows from memory; synthesis of the next partitions overlaps proving
+// of the current ones. A device stage that fails (an error, or a proof that does not verify) is
+// retried, boundedly, on another device and a smaller plan; a device that keeps failing is
+// quarantined. Everything a client may ask is here; the daemon wraps exactly this.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+#include "engine/devices.hpp"
+#include "engine/job.hpp"
+#include "engine/log.hpp"
+#include "engine/status.hpp"
+#include "groth16/keys.hpp"
+
+namespace cuzk::engine {
+
+// What happened, for observers (metrics, tests). Delivered on engine threads, never with an engine
+// lock held; an observer must be thread-safe and quick.
+struct EngineEvent {
+  enum class Type {
+    submitted,
+    admitted,         // a partition got its host reservation and goes to synthesis
+    synthesized,      // ... and waits for a device
+    proving,          // ... a device worker took it
+    partition_done,   // ... its proof verified
+    partition_retry,  // ... its device stage failed and it goes round again
+    job_done,
+    job_failed,
+    job_cancelled,
+    device_quarantined,
+  };
+  Type type;
+  JobId job = 0;
+  int partition = -1;
+  int device = -1;
+  int worker = -1;
+  Priority priority = Priority::normal;
+  std::string detail;  // the error, for failures
+};
+const char* to_string(EngineEvent::Type t);
+
+struct EngineConfig {
+  // SQLite journal; empty: none (queued jobs are lost on restart).
+  std::string journal_path;
+  bool journal_sync_full = true;  // fsync each commit (survives power loss, not only crashes)
+
+  uint64_t host_memory_budget = 0;  // bytes for partitions and parameter sets; 0: 3/4 of physical RAM
+  unsigned synthesis_workers = 2;   // partitions synthesized at once (memory permitting)
+  unsigned synthesis_threads = 1;   // threads each synthesis may use where it runs in parallel
+
+  DeviceSet devices;  // devices, their workers' backend factory and the memory planner
+
+  unsigned max_attempts = 3;      // device-stage attempts per partition before the job fails
+  unsigned quarantine_after = 3;  // consecutive failures that take a device out of service
+  bool params_on_device = true;   // keep parameter sets resident on devices whose budget allows
+  bool trusted_params = false;    // skip subgroup checks when loading parameter files
+
+  // In-memory parameter sets, by name (available before journaled jobs resume).
+  std::map<std::string, std::shared_ptr<const groth16::ProvingKey>> keys;
+
+  std::chrono::seconds result_ttl{24 * 3600};     // unfetched results are kept this long
+  std::chrono::seconds fetched_result_grace{60};  // and fetched ones this long (a client may retry)
+
+  bool start_paused = false;  // accept and journal jobs, but dispatch nothing until resume()
+
+  Logger logger;  // default: stderr
+  std::function<void(const EngineEvent&)> observer;
+};
+
+class Engine {
+ public:
+  // Starts the workers and resumes the journal's unfinished jobs. Fails on a bad configuration
+  // (no devices, no factory, a journal that cannot be opened, a key that does not check).
+  static Result<std::unique_ptr<Engine>> create(EngineConfig config);
+  // Stops the workers; partitions in flight are abandoned (they resume from the journal).
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Validates, journals and queues the job. Errors: a malformed request, an unknown parameter
+  // set that is not a file, the journal failing.
+  Result<JobId> submit(JobRequest request);
+  // Waits up to `timeout` for the job to finish. A timed-out wait returns the job still queued or
+  // running. A finished job's result is kept for `fetched_result_grace` after the first fetch.
+  Result<JobResult> await(JobId id, std::chrono::milliseconds timeout);
+  // Cancels a queued or running job: its waiters wake at once; partitions in flight are dropped
+  // at their next stage. Cancelling a finished job is an error.
+  Status cancel(JobId id);
+
+  EngineStatus status() const;
+
+  Status register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key);
+  Status preload_params(const std::string& name);
+  Status evict_params(const std::string& name);
+
+  // Holds dispatch of new partitions (submissions are still accepted), and lets it go.
+  void pause();
+  void resume();
+  // Returns a quarantined device to service.
+  Status release_device(uint32_t index);
+
+ private:
+  struct Impl;
+  explicit Engine(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,125 @@
+// The engine's internals, shared by engine.cpp (the API, the journal, resume) and workers.cpp (the
+// synthesis and device workers). Not part of the public API.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "engine/journal.hpp"
+#include "engine/memory_budget.hpp"
+#include "engine/param_cache.hpp"
+#include "engine/synthesis.hpp"
+
+namespace cuzk::engine {
+
+int64_t unix_ms_now();
+
+struct JobRecord {
+  JobId id = 0;
+  JobRequest request;  // normalized
+  Priority priority = Priority::normal;
+  JobState state = JobState::queued;
+  std::atomic<bool> closed{false};  // terminal: read without the engine lock by abandon predicates
+  std::vector<std::optional<Proof>> proofs;
+  std::vector<std::vector<Fr>> public_inputs;
+  uint32_t proved = 0, retries = 0;
+  bool admitted = false;
+  std::string error;
+  JobTimings timings;
+  int64_t submitted_ms = 0, expires_ms = 0;
+  bool fetched = false;
+
+  WaitKey wait_key() const { return {uint8_t(priority), id}; }
+};
+
+// One partition of one job on its way through the pipeline.
+struct WorkItem {
+  std::shared_ptr<JobRecord> job;
+  uint32_t partition = 0;
+  uint32_t attempt = 0;
+  std::set<uint32_t> failed_on;  // devices whose stage failed for it
+  // From admission to the proof check:
+  MemoryBudget::Reservation host;
+  ParamCache::Lease params;
+  std::optional<SynthesizedPartition> synthesized;
+};
+using WorkPtr = std::unique_ptr<WorkItem>;
+
+// Queue order: priority (highest first), job id (oldest first), partition.
+using QueueKey = std::tuple<int, JobId, uint32_t>;
+inline QueueKey queue_key(const WorkItem& w) { return {-int(w.job->priority), w.job->id, w.partition}; }
+
+struct DeviceState {
+  DeviceDescriptor desc;
+  std::unique_ptr<MemoryBudget> budget;
+  uint32_t busy = 0;
+  uint64_t proofs_done = 0, failures = 0;
+  uint32_t consecutive_failures = 0;
+  bool quarantined = false;
+  std::string last_error;
+  double busy_seconds = 0;
+};
+
+struct Engine::Impl {
+  explicit Impl(EngineConfig c);
+  ~Impl();
+
+  // engine.cpp
+  Status start();
+  Status resume_from_journal();
+  Result<JobId> submit(JobRequest request);
+  Result<JobResult> await(JobId id, std::chrono::milliseconds timeout);
+  Status cancel(JobId id);
+  EngineStatus status();
+  void sweep_expired();
+  JobResult result_of(const JobRecord& job) const;  // mu_ held
+  void emit(EngineEvent ev) const;                  // never with mu_ held
+
+  // workers.cpp
+  void synthesis_worker(unsigned n);
+  void device_worker(DeviceState& dev, uint32_t worker);
+  void synthesize(WorkPtr item, unsigned n);
+  void prove(WorkPtr item, DeviceState& dev, uint32_t worker, ComputeBackend& backend);
+  void stage_failed(WorkPtr item, DeviceState& dev, const std::string& error, bool device_fault);
+  void partition_done(WorkPtr item, const Proof& proof);
+  // Terminal transitions. Return the items of the job taken out of the queues (drop them without
+  // mu_ held). mu_ held.
+  std::vector<WorkPtr> close_job_locked(JobRecord& job, JobState state, const std::string& error);
+  // Outside mu_: journal, waiters, observer.
+  void after_close(const std::shared_ptr<JobRecord>& job);
+  void fail_job(const std::shared_ptr<JobRecord>& job, const std::string& error);
+  size_t healthy_devices_locked() const;
+  void fail_all_without_devices_locked(std::vector<std::shared_ptr<JobRecord>>& closed, std::vector<WorkPtr>& drop);
+  void wake_budgets();
+  bool abandoned(const JobRecord& job) const { return stopping_.load() || job.closed.load(); }
+
+  EngineConfig config;
+  Logger log;
+  std::unique_ptr<Journal> journal;
+  std::unique_ptr<MemoryBudget> host;
+  std::vector<std::unique_ptr<DeviceState>> devices;
+  std::unique_ptr<ParamCache> params;
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;  // queues changed, pause/resume, quarantine lifted, stopping
+  std::condition_variable done_cv_;  // a job reached a terminal state
+  std::map<JobId, std::shared_ptr<JobRecord>> jobs_;
+  std::map<QueueKey, WorkPtr> synth_queue_, device_queue_;
+  uint32_t synthesizing_ = 0, proving_ = 0;
+  uint64_t jobs_done_ = 0, jobs_failed_ = 0, jobs_cancelled_ = 0;
+  JobId next_id_ = 1;  // without a journal
+  bool paused_ = false;
+  std::atomic<bool> stopping_{false};
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace cuzk::engine

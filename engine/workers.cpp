@@ -1,0 +1,284 @@
+// The engine's workers: synthesis workers (admission against the host budget, then the CPU
+// synthesis) and device workers (a VRAM reservation for the plan, the proof, the pairing check),
+// and what happens when a device stage fails.
+#include <algorithm>
+
+#include "engine/engine_impl.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+std::string worker_context(const WorkItem& w, const std::string& worker, int device = -1) {
+  std::string s = job_context(w.job->id, int(w.partition)) + " worker=" + worker;
+  if (device >= 0) s += " device=" + std::to_string(device);
+  return s;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ synthesis
+
+void Engine::Impl::synthesis_worker(unsigned n) {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return stopping_ || (!paused_ && !synth_queue_.empty()); });
+    if (stopping_) return;
+    auto node = synth_queue_.extract(synth_queue_.begin());
+    WorkPtr item = std::move(node.mapped());
+    if (item->job->closed) continue;
+    ++synthesizing_;
+    lock.unlock();
+    synthesize(std::move(item), n);
+    lock.lock();
+    --synthesizing_;
+  }
+}
+
+void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
+  const std::shared_ptr<JobRecord> job = item->job;
+  const std::string who = worker_context(*item, "synth" + std::to_string(n));
+  auto abandon = [this, job] { return abandoned(*job); };
+
+  double load_ms = 0;
+  auto lease = params->acquire(job->request.params, job->wait_key(), who, abandon, &load_ms);
+  if (!lease) {
+    if (!abandoned(*job)) fail_job(job, "parameters: " + lease.message());
+    return;
+  }
+  const uint64_t bytes = partition_host_bytes(**lease);
+  auto reservation =
+      host->acquire(bytes, job->wait_key(), who, abandon, [this](uint64_t short_by) { params->relieve_host(short_by); });
+  if (!reservation) {
+    if (!abandoned(*job)) fail_job(job, "partition " + std::to_string(item->partition) + ": " + reservation.message());
+    return;
+  }
+  bool first_admission = false;
+  {
+    std::lock_guard lock(mu_);
+    if (job->closed) return;
+    if (!job->admitted) {
+      job->admitted = first_admission = true;
+      job->timings.queue_wait_ms = double(std::max<int64_t>(0, unix_ms_now() - job->submitted_ms));
+      job->state = JobState::running;
+    }
+    job->timings.param_load_ms += load_ms;
+  }
+  if (first_admission && journal) (void)journal->set_running(job->id);
+  emit({EngineEvent::Type::admitted, job->id, int(item->partition), -1, -1, job->priority, {}});
+
+  const auto start = Clock::now();
+  auto synthesized =
+      synthesize_partition(job->request.partitions.at(item->partition), **lease, config.synthesis_threads);
+  const double synth_ms = ms_since(start);
+  if (!synthesized) {
+    log->warn("{} event=synthesis_failed error=\"{}\"", who, synthesized.message());
+    fail_job(job, "partition " + std::to_string(item->partition) + ": " + synthesized.message());
+    return;
+  }
+  log->info("{} event=synthesized ms={:.1f} constraints={}", who, synth_ms, synthesized->assignment.a.size());
+  item->host = std::move(*reservation);
+  item->params = std::move(*lease);
+  item->synthesized = std::move(*synthesized);
+  const uint32_t partition = item->partition;
+  {
+    std::lock_guard lock(mu_);
+    job->timings.synthesis_ms += synth_ms;
+    if (job->closed) return;  // the item is dropped after the lock is released
+    device_queue_.emplace(queue_key(*item), std::move(item));
+  }
+  work_cv_.notify_all();
+  emit({EngineEvent::Type::synthesized, job->id, int(partition), -1, -1, job->priority, {}});
+}
+
+// ------------------------------------------------------------------ devices
+
+void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
+  const std::string name = "gpu" + std::to_string(dev.desc.index) + "." + std::to_string(worker);
+  auto backend = config.devices.factory(dev.desc, worker);
+  if (!backend) {
+    std::vector<std::shared_ptr<JobRecord>> closed;
+    std::vector<WorkPtr> drop;
+    {
+      std::lock_guard lock(mu_);
+      dev.last_error = "cannot create a backend: " + backend.message();
+      dev.quarantined = true;
+      log->error("worker={} device={} event=device_quarantined reason=\"{}\"", name, dev.desc.index, dev.last_error);
+      if (healthy_devices_locked() == 0) fail_all_without_devices_locked(closed, drop);
+    }
+    drop.clear();
+    for (auto& j : closed) after_close(j);
+    emit({EngineEvent::Type::device_quarantined, 0, -1, int(dev.desc.index), int(worker), Priority::normal,
+          dev.last_error});
+    return;
+  }
+  log->info("worker={} device={} event=worker_started backend={}", name, dev.desc.index, (*backend)->name());
+
+  std::unique_lock lock(mu_);
+  for (;;) {
+    // The first queued partition this device may take: one that has not failed here, unless it
+    // has failed on every device in service.
+    auto eligible = device_queue_.end();
+    work_cv_.wait(lock, [&] {
+      if (stopping_) return true;
+      if (dev.quarantined) return false;
+      const size_t healthy = healthy_devices_locked();
+      eligible = std::find_if(device_queue_.begin(), device_queue_.end(), [&](const auto& e) {
+        const auto& failed = e.second->failed_on;
+        if (!failed.count(dev.desc.index)) return true;
+        size_t failed_healthy = 0;
+        for (const auto& d : devices)
+          if (!d->quarantined && failed.count(d->desc.index)) ++failed_healthy;
+        return failed_healthy >= healthy;
+      });
+      return eligible != device_queue_.end();
+    });
+    if (stopping_) return;
+    WorkPtr item = std::move(eligible->second);
+    device_queue_.erase(eligible);
+    ++dev.busy;
+    ++proving_;
+    lock.unlock();
+    prove(std::move(item), dev, worker, **backend);
+    lock.lock();
+    --dev.busy;
+    --proving_;
+  }
+}
+
+void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, ComputeBackend& backend) {
+  const std::shared_ptr<JobRecord> job = item->job;
+  const int d = int(dev.desc.index);
+  const std::string who = worker_context(*item, "gpu" + std::to_string(d) + "." + std::to_string(worker), d);
+  if (abandoned(*job)) return;
+  emit({EngineEvent::Type::proving, job->id, int(item->partition), d, int(worker), job->priority, {}});
+
+  PlanShape shape = item->params->shape;
+  shape.attempt = item->attempt;
+  shape.params_resident = params->make_resident(item->params, dev.desc.index);
+  const uint64_t plan = config.devices.planner(shape);
+  auto vram = dev.budget->acquire(plan, job->wait_key(), who, [this, job] { return abandoned(*job); },
+                                  [this, &dev](uint64_t short_by) { params->relieve_device(dev.desc.index, short_by); });
+  if (!vram) {
+    if (abandoned(*job)) return;
+    // The plan does not fit this device at all: not the device's fault; try another.
+    stage_failed(std::move(item), dev, vram.message(), false);
+    return;
+  }
+  const auto rs = job->request.randomness_seed
+                      ? groth16::ProofRandomness::from_seed(*job->request.randomness_seed * 1000003 + item->partition)
+                      : groth16::ProofRandomness::fresh();
+  log->info("{} event=prove_start attempt={} plan_bytes={} params_resident={} backend={}", who, item->attempt, plan,
+            shape.params_resident, backend.name());
+  const auto start = Clock::now();
+  auto proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
+  const double gpu_ms = ms_since(start);
+  vram->release();
+  {
+    std::lock_guard lock(mu_);
+    job->timings.gpu_ms += gpu_ms;
+    dev.busy_seconds += gpu_ms / 1000;
+  }
+  if (!proof) {
+    stage_failed(std::move(item), dev, proof.message(), true);
+    return;
+  }
+  const auto verify_start = Clock::now();
+  auto ok = groth16::verify_proof(item->params->pvk, *proof, item->synthesized->public_inputs);
+  const double verify_ms = ms_since(verify_start);
+  {
+    std::lock_guard lock(mu_);
+    job->timings.verify_ms += verify_ms;
+  }
+  if (!ok || !*ok) {
+    stage_failed(std::move(item), dev,
+                 ok ? std::string("the proof failed its pairing check") : "the proof cannot be checked: " + ok.message(),
+                 true);
+    return;
+  }
+  log->info("{} event=proved gpu_ms={:.1f} verify_ms={:.1f}", who, gpu_ms, verify_ms);
+  {
+    std::lock_guard lock(mu_);
+    ++dev.proofs_done;
+    dev.consecutive_failures = 0;
+  }
+  partition_done(std::move(item), *proof);
+}
+
+void Engine::Impl::partition_done(WorkPtr item, const Proof& proof) {
+  const std::shared_ptr<JobRecord> job = item->job;
+  const uint32_t p = item->partition;
+  std::vector<Fr> inputs = std::move(item->synthesized->public_inputs);
+  item.reset();  // the host reservation and the parameter lease go back now
+  if (job->closed) return;  // (a stopping engine still journals the proof: it is not redone on restart)
+  if (journal)
+    if (auto st = journal->save_partition(job->id, p, proof, inputs); !st)
+      log->warn("{} event=journal_error error=\"{}\"", job_context(job->id, int(p)), st.message());
+  bool complete = false;
+  {
+    std::lock_guard lock(mu_);
+    if (job->closed || job->proofs[p]) return;
+    job->proofs[p] = proof;
+    job->public_inputs[p] = std::move(inputs);
+    complete = ++job->proved == job->proofs.size();
+    if (complete) (void)close_job_locked(*job, JobState::done, "");
+  }
+  emit({EngineEvent::Type::partition_done, job->id, int(p), -1, -1, job->priority, {}});
+  if (complete) after_close(job);
+}
+
+void Engine::Impl::stage_failed(WorkPtr item, DeviceState& dev, const std::string& error, bool device_fault) {
+  const std::shared_ptr<JobRecord> job = item->job;
+  const int d = int(dev.desc.index);
+  const uint32_t p = item->partition;
+  bool quarantined_now = false, give_up = false;
+  std::vector<std::shared_ptr<JobRecord>> closed;
+  std::vector<WorkPtr> drop;
+  {
+    std::lock_guard lock(mu_);
+    if (device_fault) {
+      ++dev.failures;
+      ++dev.consecutive_failures;
+      dev.last_error = error;
+      if (!dev.quarantined && dev.consecutive_failures >= config.quarantine_after) {
+        dev.quarantined = quarantined_now = true;
+        if (healthy_devices_locked() == 0) fail_all_without_devices_locked(closed, drop);
+      }
+    }
+    ++job->retries;
+    item->failed_on.insert(dev.desc.index);
+    give_up = ++item->attempt >= config.max_attempts;
+  }
+  log->warn("{} event=stage_failed device={} attempt={} device_fault={} error=\"{}\"", job_context(job->id, int(p)), d,
+            item->attempt, device_fault, error);
+  if (quarantined_now) {
+    log->error("device={} event=device_quarantined consecutive_failures={} last_error=\"{}\"", d,
+               config.quarantine_after, error);
+    emit({EngineEvent::Type::device_quarantined, 0, -1, d, -1, Priority::normal, error});
+  }
+  drop.clear();
+  for (auto& j : closed) after_close(j);
+  if (give_up) {
+    fail_job(job, "partition " + std::to_string(p) + " failed " + std::to_string(item->attempt) +
+                      " times; last on device " + std::to_string(d) + ": " + error);
+    return;
+  }
+  // Back to synthesis: the prover consumed the a, b, c vectors, and the retry may run elsewhere.
+  item->synthesized.reset();
+  item->host.release();
+  item->params.release();
+  emit({EngineEvent::Type::partition_retry, job->id, int(p), d, -1, job->priority, error});
+  {
+    std::lock_guard lock(mu_);
+    if (job->closed) return;
+    synth_queue_.emplace(queue_key(*item), std::move(item));
+  }
+  work_cv_.notify_all();
+}
+
+}  // namespace cuzk::engine
