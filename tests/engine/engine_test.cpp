@@ -1,0 +1,277 @@
+// The engine on CPU devices: jobs of every kind complete with verifying proofs, in priority order;
+// cancellation; the parameter cache; clear errors for bad requests.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "groth16/keys.hpp"
+#include "tests/engine/test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace testing;
+
+std::unique_ptr<Engine> make_engine(EngineConfig c) {
+  auto e = Engine::create(std::move(c));
+  EXPECT_TRUE(e.ok()) << e.message();
+  return e.ok() ? std::move(*e) : nullptr;
+}
+
+TEST(Engine, ProvesAJobOfEveryKind) {
+  auto engine = make_engine(cpu_config(1, 2));
+  ASSERT_TRUE(engine);
+  std::vector<std::pair<JobKind, size_t>> kinds = {{JobKind::generic, 1},     {JobKind::winning_post, 1},
+                                                   {JobKind::window_post, 1}, {JobKind::porep_c2, 10},
+                                                   {JobKind::snap_deals, 16}};
+  std::vector<JobId> ids;
+  for (auto [kind, n] : kinds) {
+    auto id = engine->submit(tiny_job(kind));
+    ASSERT_TRUE(id.ok()) << id.message();
+    ids.push_back(*id);
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto r = engine->await(ids[i], kLongWait);
+    ASSERT_TRUE(r.ok()) << r.message();
+    EXPECT_EQ(r->partitions, kinds[i].second);
+    EXPECT_EQ(r->kind, kinds[i].first);
+    expect_verifies(*r, *tiny_key());
+    EXPECT_GT(r->timings.synthesis_ms, 0);
+    EXPECT_GT(r->timings.gpu_ms, 0);
+    EXPECT_GT(r->timings.verify_ms, 0);
+    EXPECT_GE(r->timings.total_ms, r->timings.queue_wait_ms);
+  }
+  const auto s = engine->status();
+  EXPECT_EQ(s.jobs_done, 5u);
+  EXPECT_EQ(s.devices.at(0).proofs_done, 29u);
+  EXPECT_EQ(s.host_reserved, 0u);
+  EXPECT_EQ(s.devices.at(0).busy_workers, 0u);
+  EXPECT_NE(status_to_json(s).find("\"proofs_done\":29"), std::string::npos);
+}
+
+TEST(Engine, AlreadySynthesizedPartitions) {
+  auto engine = make_engine(cpu_config());
+  auto set = make_param_set("tiny", tiny_key());
+  auto synthesized = synthesize_partition(SampleInput{tiny_spec()}, **set, 1);
+  ASSERT_TRUE(synthesized.ok());
+  auto shared = std::make_shared<const r1cs::Assignment>(synthesized->assignment);
+  JobRequest r;
+  r.params = "tiny";
+  r.partitions = {SynthesizedInput{shared}, SynthesizedInput{shared}, SynthesizedInput{shared}};
+  auto id = engine->submit(r);
+  ASSERT_TRUE(id.ok());
+  auto result = engine->await(*id, kLongWait);
+  ASSERT_TRUE(result.ok());
+  expect_verifies(*result, *tiny_key());
+  EXPECT_EQ(result->public_inputs.at(2), synthesized->public_inputs);
+}
+
+TEST(Engine, BadRequestsAreClearErrors) {
+  auto engine = make_engine(cpu_config());
+  JobRequest empty;
+  empty.params = "tiny";
+  auto e1 = engine->submit(empty);
+  ASSERT_FALSE(e1.ok());
+  EXPECT_NE(e1.message().find("no partitions"), std::string::npos);
+
+  auto unknown = tiny_job();
+  unknown.params = "/no/such/file.params";
+  auto id = engine->submit(unknown);  // accepted: the file may appear; fails when dispatched
+  ASSERT_TRUE(id.ok());
+  auto r = engine->await(*id, kLongWait);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->state, JobState::failed);
+  EXPECT_NE(r->error.find("neither registered nor a readable file"), std::string::npos) << r->error;
+
+  // A witness for another circuit does not fit the key: failed before any device time.
+  auto wrong = tiny_job();
+  r1cs::SampleSpec merkle;
+  merkle.kind = "merkle";
+  merkle.merkle_depth = 1;
+  wrong.partitions = {SampleInput{merkle}};
+  auto id2 = engine->submit(wrong);
+  ASSERT_TRUE(id2.ok());
+  auto r2 = engine->await(*id2, kLongWait);
+  EXPECT_EQ(r2->state, JobState::failed);
+  EXPECT_NE(r2->error.find("does not fit parameter set 'tiny'"), std::string::npos) << r2->error;
+  EXPECT_EQ(engine->status().devices.at(0).failures, 0u);
+
+  EXPECT_FALSE(engine->await(999999, std::chrono::milliseconds(0)).ok());
+  EXPECT_FALSE(engine->cancel(999999).ok());
+}
+
+TEST(Engine, PriorityThenAgeOrdersDispatch) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.synthesis_workers = 1;
+  c.start_paused = true;
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  std::mt19937_64 rng(5);
+  std::vector<std::pair<JobId, Priority>> submitted;
+  const JobKind kinds[] = {JobKind::generic, JobKind::window_post, JobKind::winning_post, JobKind::porep_c2};
+  for (int i = 0; i < 24; ++i) {
+    const JobKind kind = kinds[rng() % 4];
+    auto req = tiny_job(kind);
+    if (kind == JobKind::generic) req.priority = Priority(rng() % 4);
+    auto id = engine->submit(req);
+    ASSERT_TRUE(id.ok());
+    submitted.emplace_back(*id, *normalize(req)->priority);
+  }
+  engine->resume();
+  for (auto [id, p] : submitted) ASSERT_EQ(engine->await(id, kLongWait)->state, JobState::done);
+  // The order in which jobs were first admitted: by priority, then by submission.
+  std::vector<JobId> admitted;
+  for (const auto& e : events.events())
+    if (e.type == EngineEvent::Type::admitted && std::find(admitted.begin(), admitted.end(), e.job) == admitted.end())
+      admitted.push_back(e.job);
+  auto expected = submitted;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& x, const auto& y) { return int(x.second) > int(y.second); });
+  ASSERT_EQ(admitted.size(), expected.size());
+  for (size_t i = 0; i < admitted.size(); ++i) EXPECT_EQ(admitted[i], expected[i].first) << "position " << i;
+}
+
+TEST(Engine, WinningPostIsNotStuckBehindPoRep) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.synthesis_workers = 1;
+  c.host_memory_budget = 3 * tiny_partition_bytes();  // at most 3 partitions in flight
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  std::vector<JobId> porep;
+  for (int i = 0; i < 3; ++i) porep.push_back(*engine->submit(tiny_job(JobKind::porep_c2)));
+  while (events.count(EngineEvent::Type::partition_done) < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const size_t before = events.count(EngineEvent::Type::partition_done);
+  auto winning = engine->submit(tiny_job(JobKind::winning_post));
+  ASSERT_TRUE(winning.ok());
+  auto r = engine->await(*winning, kLongWait);
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r, *tiny_key());
+  // Only partitions already admitted (at most 3 by memory) may finish before it.
+  const size_t after = events.count(EngineEvent::Type::partition_done);
+  EXPECT_LE(after - before, 3u + 1u);  // + the WinningPoSt itself
+  for (JobId id : porep) EXPECT_EQ(engine->await(id, kLongWait)->state, JobState::done);
+}
+
+TEST(Engine, CancelsQueuedAndRunningJobs) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.start_paused = true;
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  auto queued = *engine->submit(tiny_job(JobKind::porep_c2));
+  auto running = *engine->submit(tiny_job(JobKind::snap_deals));
+  auto other = *engine->submit(tiny_job());
+  ASSERT_TRUE(engine->cancel(queued).ok());
+  auto rq = engine->await(queued, std::chrono::milliseconds(0));
+  EXPECT_EQ(rq->state, JobState::cancelled);
+  EXPECT_EQ(rq->error, "cancelled by request");
+  engine->resume();
+  while (events.count(EngineEvent::Type::partition_done, running) < 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(engine->cancel(running).ok());
+  auto rr = engine->await(running, kLongWait);
+  EXPECT_EQ(rr->state, JobState::cancelled);
+  EXPECT_LT(rr->partitions_proved, 16u);
+  EXPECT_FALSE(engine->cancel(running).ok());  // already cancelled
+  EXPECT_EQ(engine->await(other, kLongWait)->state, JobState::done);
+  EXPECT_EQ(events.count(EngineEvent::Type::admitted, queued), 0u);
+  // Nothing of the cancelled jobs is left holding memory once the engine is idle.
+  for (;;) {
+    const auto s = engine->status();
+    if (s.partitions_synthesizing + s.partitions_proving + s.partitions_waiting_device == 0) {
+      EXPECT_EQ(s.host_reserved, 0u);
+      EXPECT_EQ(s.jobs_cancelled, 2u);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+class ParamFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (uint64_t seed : {1, 2}) {
+      auto params = groth16::to_bellman(*key_for(tiny_spec(), seed));
+      ASSERT_TRUE(params.ok()) << params.message();
+      paths_.push_back(dir_.file("tiny" + std::to_string(seed) + ".params"));
+      ASSERT_TRUE(write_bellman_params(paths_.back(), *params).ok());
+    }
+  }
+  JobRequest job_on(size_t i) {
+    auto r = tiny_job();
+    r.params = paths_[i];
+    return r;
+  }
+  TempDir dir_;
+  std::vector<std::string> paths_;
+};
+
+TEST_F(ParamFiles, LoadsOnceAndEvictsOnRequest) {
+  auto engine = make_engine(cpu_config());
+  auto r1 = engine->await(*engine->submit(job_on(0)), kLongWait);
+  expect_verifies(*r1, *key_for(tiny_spec(), 1));
+  EXPECT_GT(r1->timings.param_load_ms, 0);
+  auto r2 = engine->await(*engine->submit(job_on(0)), kLongWait);
+  expect_verifies(*r2, *key_for(tiny_spec(), 1));
+  EXPECT_EQ(r2->timings.param_load_ms, 0);  // cached
+  auto params = engine->status().params;
+  auto loaded = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.name == paths_[0]; });
+  ASSERT_NE(loaded, params.end());
+  EXPECT_EQ(loaded->leases, 0u);
+  EXPECT_EQ(loaded->resident_on, std::vector<uint32_t>{0});
+  ASSERT_TRUE(engine->evict_params(paths_[0]).ok());
+  EXPECT_FALSE(engine->evict_params(paths_[0]).ok());  // not loaded any more
+  EXPECT_FALSE(engine->evict_params("tiny").ok());     // registered in memory
+  ASSERT_TRUE(engine->preload_params(paths_[1]).ok());
+  auto r3 = engine->await(*engine->submit(job_on(1)), kLongWait);
+  expect_verifies(*r3, *key_for(tiny_spec(), 2));
+  EXPECT_EQ(r3->timings.param_load_ms, 0);  // preloaded
+  EXPECT_FALSE(engine->preload_params(dir_.file("missing.params")).ok());
+}
+
+TEST_F(ParamFiles, IdleSetsAreEvictedUnderMemoryPressure) {
+  // Room for one parameter set (as the cache estimates it) and a partition, not for both sets.
+  const uint64_t file_bytes = std::filesystem::file_size(paths_[0]);
+  const uint64_t set_bytes = file_bytes + file_bytes / 8;
+  ASSERT_LT(tiny_partition_bytes(), set_bytes);
+  auto c = cpu_config();
+  c.host_memory_budget = 2 * set_bytes - 1;
+  auto engine = make_engine(std::move(c));
+  for (int round = 0; round < 3; ++round) {
+    for (size_t i = 0; i < 2; ++i) {
+      auto r = engine->await(*engine->submit(job_on(i)), kLongWait);
+      ASSERT_TRUE(r.ok());
+      expect_verifies(*r, *key_for(tiny_spec(), i + 1));
+      EXPECT_GT(r->timings.param_load_ms, 0);  // the other set had pushed it out
+    }
+  }
+  size_t file_sets = 0;
+  for (const auto& p : engine->status().params) file_sets += !p.registered;
+  EXPECT_EQ(file_sets, 1u);
+}
+
+TEST(Engine, DeviceBudgetIsNeverExceeded) {
+  // Two workers on one device whose budget holds one plan at a time.
+  std::atomic<uint64_t> peak{0};
+  auto c = cpu_config(1, 2);
+  auto set = make_param_set("tiny", tiny_key());
+  PlanShape shape = (*set)->shape;
+  const uint64_t plan = default_plan_bytes(shape);
+  c.devices.devices[0].memory_budget = plan + plan / 2;
+  c.params_on_device = false;
+  auto engine = make_engine(std::move(c));
+  std::vector<JobId> ids;
+  for (int i = 0; i < 6; ++i) ids.push_back(*engine->submit(tiny_job()));
+  for (JobId id : ids) {
+    while (engine->await(id, std::chrono::milliseconds(1))->state != JobState::done) {
+      const auto s = engine->status();
+      peak = std::max<uint64_t>(peak, s.devices[0].memory_reserved);
+      EXPECT_LE(s.devices[0].memory_reserved, s.devices[0].memory_budget);
+    }
+  }
+  EXPECT_LE(peak.load(), plan + plan / 2);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
