@@ -5,15 +5,17 @@
 // over index bits [s_lo, s_lo + k) loads, per block, the 2^k elements that differ only in those
 // bits, for 2^c consecutive values of the bits below s_lo (c = coalesce_log, so that each block
 // reads runs of 2^c · 32 contiguous bytes). DIF passes go from the top bits down, DIT passes
-// from the bottom up. 2^27 with pass_log 11 is three passes of 9 stages.
+// from the bottom up. 2^27 with the default tuning (pass_log 10, coalesce_log 2) is four passes
+// of 7, 7, 7 and 6 stages: smaller blocks keep more of them resident per SM, which measured
+// faster than three passes of 9 although it moves the buffer once more.
 //
 // Twiddles. A stage with half-size h = 2^s multiplies by ω_{2h}^(i mod h) = ω_N^((i mod h)·N/2h),
 // read from one table of ω_N^j, j < N/2, for the plan's largest size N. Direct radix-2 with a
 // full table costs the fewest field multiplications (n/2·log n minus the trivial twiddles, which
 // are skipped), and the transform is bound by multiplications, not by bytes: 2^27 needs about
-// 1.8e9 of them (≈ 28 ms of the H200's IMAD rate) against ≈ 5 ms of memory traffic for three
-// passes. The inverse reads the same table: ω^-e = −ω^(N/2 − e) for 0 < e < N/2, and the minus
-// sign is absorbed by swapping the operands of a subtraction.
+// 1.8e9 of them (≈ 35 ms at the 51e9 Fr mul/s measured on an H200) against ≈ 7 ms of memory
+// traffic for four passes. The inverse reads the same table: ω^-e = −ω^(N/2 − e) for
+// 0 < e < N/2, and the minus sign is absorbed by swapping the operands of a subtraction.
 //
 // Scaling (coset powers, n^-1) is fused into the first pass's loads (forward coset) or the last
 // pass's stores (inverse), so it costs multiplications but no extra pass over memory.
@@ -77,12 +79,12 @@ struct ScaleArgs {
 
 struct PassArgs {
   Fr* data;
-  const Fr* tw;      // ω_N^j, j < N/2
-  unsigned tw_log;   // log2(N/2)
-  unsigned log_n;    // size of this transform
-  unsigned s_lo;     // lowest index bit transformed by this pass
-  unsigned k;        // stages in this pass
-  unsigned c;        // consecutive low bits per block
+  const Fr* tw;     // ω_N^j, j < N/2
+  unsigned tw_log;  // log2(N/2)
+  unsigned log_n;   // size of this transform
+  unsigned s_lo;    // lowest index bit transformed by this pass
+  unsigned k;       // stages in this pass
+  unsigned c;       // consecutive low bits per block
   ScaleArgs pre, post;
 };
 
@@ -150,7 +152,7 @@ __device__ __forceinline__ void ntt_step(const PassArgs& p, Fr* sh, uint32_t siz
   }
 }
 
-template <int R, bool DIT, bool INV>
+template <bool DIT, bool INV>
 __global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
   extern __shared__ uint4 smem_raw[];
   Fr* sh = reinterpret_cast<Fr*>(smem_raw);
@@ -171,22 +173,11 @@ __global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
   }
   __syncthreads();
 
-  // Stages in steps of up to R: each thread takes 2^R elements that differ in R consecutive stage
-  // bits into registers, runs those R stages there, and writes them back; one barrier per step.
-  unsigned done = 0;
-  while (done < p.k) {
-    const unsigned left = p.k - done;
-    unsigned r = 1;
-    if constexpr (R >= 3) r = left >= 3 ? 3 : r;
-    if constexpr (R >= 2) r = r == 1 && left >= 2 ? 2 : r;
-    if constexpr (R >= 3) {
-      if (r == 3) ntt_step<3, DIT, INV>(p, sh, size, low_base, cmask, done);
-    }
-    if constexpr (R >= 2) {
-      if (r == 2) ntt_step<2, DIT, INV>(p, sh, size, low_base, cmask, done);
-    }
-    if (r == 1) ntt_step<1, DIT, INV>(p, sh, size, low_base, cmask, done);
-    done += r;
+  // One stage per barrier. Steps of 2 or 3 stages in registers (ntt_step<2>, <3>: radix-4/8 per
+  // thread) were measured no faster on the H200 (2^27: 41.8 and 47.2 ms against 40.9 ms): the
+  // extra registers cost more occupancy than the saved shared-memory traffic and barriers gain.
+  for (unsigned done = 0; done < p.k; ++done) {
+    ntt_step<1, DIT, INV>(p, sh, size, low_base, cmask, done);
     __syncthreads();
   }
 
@@ -199,19 +190,9 @@ __global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
 }
 
 using PassKernel = void (*)(PassArgs);
-#define PASS_KERNELS(R)                                                                                  \
-  (const void*)ntt_pass_kernel<R, false, false>, (const void*)ntt_pass_kernel<R, false, true>,         \
-      (const void*)ntt_pass_kernel<R, true, false>, (const void*)ntt_pass_kernel<R, true, true>
-
-template <int R>
-PassKernel pass_kernel_r(bool dit, bool inverse) {
-  if (dit) return inverse ? ntt_pass_kernel<R, true, true> : ntt_pass_kernel<R, true, false>;
-  return inverse ? ntt_pass_kernel<R, false, true> : ntt_pass_kernel<R, false, false>;
-}
-PassKernel pass_kernel(unsigned radix_log, bool dit, bool inverse) {
-  if (radix_log >= 3) return pass_kernel_r<3>(dit, inverse);
-  if (radix_log == 2) return pass_kernel_r<2>(dit, inverse);
-  return pass_kernel_r<1>(dit, inverse);
+PassKernel pass_kernel(bool dit, bool inverse) {
+  if (dit) return inverse ? ntt_pass_kernel<true, true> : ntt_pass_kernel<true, false>;
+  return inverse ? ntt_pass_kernel<false, true> : ntt_pass_kernel<false, false>;
 }
 
 // ------------------------------------------------------------------ helper kernels
@@ -279,8 +260,8 @@ __global__ void scale_by_powers_kernel(Fr* a, size_t n, Fr c, Fr g) {
   }
 }
 
-__global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* __restrict__ c, Fr z, bool scaled,
-                                     size_t n) {
+__global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* __restrict__ c, Fr z,
+                                     bool scaled, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
     Fr r = load_fr(a + i) * load_fr_ro(b + i) - load_fr_ro(c + i);
     if (scaled) r = r * z;
@@ -338,23 +319,25 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
     return make_error("NttPlan: 2^" + std::to_string(max_log_size) + " exceeds the supported 2^" +
                       std::to_string(kMaxLogSize));
   if (tuning.pass_log < 2 || tuning.pass_log > 12 || tuning.coalesce_log + 2 > tuning.pass_log ||
-      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0 ||
-      tuning.radix_log < 1 || tuning.radix_log > 3)
-    return make_error("NttPlan: tuning out of range (pass_log 2..12, coalesce_log <= pass_log - 2, threads a "
-                      "power of two in 32..512, radix_log 1..3)");
+      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0)
+    return make_error(
+        "NttPlan: tuning out of range (pass_log 2..12, coalesce_log <= pass_log - 2, threads a "
+        "power of two in 32..512)");
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
   // More than 48 KiB of dynamic shared memory must be asked for per kernel. The attribute belongs
   // to the kernel, not to a plan, so it is always raised to the device's limit (never lowered to
   // one plan's need, which would break a plan with larger passes made earlier).
   int smem_limit = 0;
-  CUZK_TRY_STATUS(check(cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, s.device()),
-                        "cudaDeviceGetAttribute(shared memory)"));
+  CUZK_TRY_STATUS(
+      check(cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, s.device()),
+            "cudaDeviceGetAttribute(shared memory)"));
   if (shared_bytes(tuning.pass_log) > size_t(smem_limit))
     return make_error("NttPlan: pass_log " + std::to_string(tuning.pass_log) + " needs " +
-                      std::to_string(shared_bytes(tuning.pass_log)) + " bytes of shared memory; the device allows " +
-                      std::to_string(smem_limit));
-  for (const void* k : {PASS_KERNELS(1), PASS_KERNELS(2), PASS_KERNELS(3)})
+                      std::to_string(shared_bytes(tuning.pass_log)) +
+                      " bytes of shared memory; the device allows " + std::to_string(smem_limit));
+  for (const void* k : {(const void*)ntt_pass_kernel<false, false>, (const void*)ntt_pass_kernel<false, true>,
+                        (const void*)ntt_pass_kernel<true, false>, (const void*)ntt_pass_kernel<true, true>})
     CUZK_TRY_STATUS(check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit),
                           "cudaFuncSetAttribute(ntt_pass_kernel)"));
 
@@ -412,7 +395,8 @@ Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, co
 Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
                           const NttCosetPowers* coset) const {
   if (log_n > max_log_size_)
-    return make_error("NTT of 2^" + std::to_string(log_n) + " on a plan of 2^" + std::to_string(max_log_size_));
+    return make_error("NTT of 2^" + std::to_string(log_n) + " on a plan of 2^" +
+                      std::to_string(max_log_size_));
   if (s.device() != device()) return make_error("NTT: the stream's device is not the plan's");
   if (data == nullptr) return make_error("NTT: null data");
   if (log_n == 0) return Status::Ok();  // every transform of one element is the identity
@@ -474,11 +458,11 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
     if (i + 1 == passes.size()) a.post = post;
     const unsigned K = ps.k + ps.c;
     const uint32_t elems = 1u << K;
-    const uint32_t groups = std::max<uint32_t>(1, elems >> std::min(tuning_.radix_log, K));
+    const uint32_t groups = std::max<uint32_t>(1, elems >> 1);  // butterflies per stage
     const unsigned threads = std::min<uint32_t>(groups, tuning_.threads);
     const unsigned blocks = n >> K;
     const size_t smem = size_t(elems) * sizeof(Fr);
-    pass_kernel(tuning_.radix_log, dit, inverse)<<<blocks, threads, smem, s.get()>>>(a);
+    pass_kernel(dit, inverse)<<<blocks, threads, smem, s.get()>>>(a);
     CUZK_TRY_STATUS(check_launch("ntt_pass_kernel"));
   }
   if (rev_after) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));

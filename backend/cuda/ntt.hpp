@@ -41,19 +41,16 @@ struct NttCosetPowers {
   size_t device_bytes() const { return (lo.size() + hi.size() + inv_lo.size() + inv_hi.size()) * sizeof(Fr); }
 };
 
-// Tuning knobs of the transform kernels (the defaults are the measured best on an H200; the
-// benchmark sweeps them).
+// Tuning knobs of the transform kernels. The defaults are the fastest of a sweep on an H200
+// (pass_log 10-12, coalesce_log 1-2, 128/256 threads: 2^27 forward 40.9-46 ms; docs/NTT-NOTES.md).
 struct NttTuning {
   // Each kernel pass loads 2^pass_log elements of one block into shared memory and runs up to
   // pass_log radix-2 stages there (2^pass_log · 32 bytes of shared memory per block).
-  unsigned pass_log = 11;
+  unsigned pass_log = 10;
   // Passes over high index bits load runs of 2^coalesce_log consecutive elements.
   unsigned coalesce_log = 2;
-  // Threads per block (at most; fewer when a pass has fewer groups).
-  unsigned threads = 256;
-  // Stages per step: each thread holds 2^radix_log elements in registers and runs radix_log
-  // stages on them between two barriers.
-  unsigned radix_log = 2;
+  // Threads per block (at most; fewer when a pass has fewer butterflies per stage).
+  unsigned threads = 128;
 };
 
 class NttPlan {
@@ -109,8 +106,8 @@ class NttPlan {
   unsigned max_log_size_ = 0;
   RootConvention convention_ = RootConvention::bellman;
   NttTuning tuning_{};
-  Fr omega_max_{};                // ω of 2^max_log_size
-  DeviceBuffer<Fr> twiddles_;     // ω_max^j, j < 2^(max_log_size-1)
+  Fr omega_max_{};             // ω of 2^max_log_size
+  DeviceBuffer<Fr> twiddles_;  // ω_max^j, j < 2^(max_log_size-1)
 };
 
 // In-place bit-reversal permutation of data[0 .. 2^log_n).

@@ -29,10 +29,10 @@ int fail(const std::string& what) {
   return 1;
 }
 
-#define TRY(expr)                                 \
-  do {                                            \
-    auto st_ = (expr);                            \
-    if (!st_.ok()) return fail(st_.message());    \
+#define TRY(expr)                              \
+  do {                                         \
+    auto st_ = (expr);                         \
+    if (!st_.ok()) return fail(st_.message()); \
   } while (0)
 
 // Fills a host vector with pseudo-random canonical elements (not zeros: zeros run faster).
@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--sizes" && i + 1 < argc) {
       sizes.clear();
-      for (char* p = std::strtok(argv[++i], ","); p; p = std::strtok(nullptr, ",")) sizes.push_back(unsigned(std::atoi(p)));
+      for (char* p = std::strtok(argv[++i], ","); p; p = std::strtok(nullptr, ","))
+        sizes.push_back(unsigned(std::atoi(p)));
     } else if (a == "--reps" && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
     } else if (a == "--sweep" && i + 1 < argc) {
@@ -90,7 +91,8 @@ int main(int argc, char** argv) {
   if (device_count(&why) == 0) return fail(why);
   auto info = device_info(device);
   if (!info) return fail(info.message());
-  std::printf("device %d: %s, %d SMs, %d MHz\n", device, info->name.c_str(), info->sm_count, info->clock_khz / 1000);
+  std::printf("device %d: %s, %d SMs, %d MHz\n", device, info->name.c_str(), info->sm_count,
+              info->clock_khz / 1000);
   auto s = Stream::create(device);
   if (!s) return fail(s.message());
 
@@ -105,7 +107,9 @@ int main(int argc, char** argv) {
     fill_random(h, 7);
     TRY(st->upload(h.data(), h.size(), *s));
     float ms = 0;
-    if (median_ms(*s, 3, [&] { return ntt_bench_mul_chain(*s, st->data(), threads, iters); }, &ms)) return 1;
+    if (median_ms(
+            *s, 3, [&] { return ntt_bench_mul_chain(*s, st->data(), threads, iters); }, &ms))
+      return 1;
     mul_rate = double(threads) * iters / (ms * 1e-3);
     std::printf("Fr mul chain: %.3f ms, %.3g mul/s\n", ms, mul_rate);
   }
@@ -123,26 +127,27 @@ int main(int argc, char** argv) {
   // The sweep runs first; the table then uses the fastest tuning it found.
   NttTuning best{};
   if (sweep) {
-    std::printf("\ntuning sweep at 2^%u, forward N->R (pass_log coalesce threads radix)\n", sweep);
+    std::printf("\ntuning sweep at 2^%u, forward N->R (pass_log coalesce threads)\n", sweep);
     float best_ms = 1e30f;
     for (unsigned pl : {10u, 11u, 12u})
       for (unsigned cl : {1u, 2u})
-        for (unsigned th : {128u, 256u})
-          for (unsigned rl : {1u, 2u, 3u}) {
-            const NttTuning tu{pl, cl, th, rl};
-            auto plan = NttPlan::create(*s, sweep, RootConvention::bellman, tu);
-            if (!plan) {
-              std::printf("%u %u %u %u: %s\n", pl, cl, th, rl, plan.message().c_str());
-              continue;
-            }
-            float ms = 0;
-            if (median_ms(*s, 3, [&] { return plan->forward(*s, buf->data(), sweep, N, R); }, &ms)) return 1;
-            std::printf("sweep %2u %u %3u %u: %9.3f ms\n", pl, cl, th, rl, ms);
-            std::fflush(stdout);
-            if (ms < best_ms) best_ms = ms, best = tu;
+        for (unsigned th : {128u, 256u}) {
+          const NttTuning tu{pl, cl, th};
+          auto plan = NttPlan::create(*s, sweep, RootConvention::bellman, tu);
+          if (!plan) {
+            std::printf("%u %u %u: %s\n", pl, cl, th, plan.message().c_str());
+            continue;
           }
-    std::printf("best: pass_log %u coalesce %u threads %u radix %u (%.3f ms)\n\n", best.pass_log, best.coalesce_log,
-                best.threads, best.radix_log, best_ms);
+          float ms = 0;
+          if (median_ms(
+                  *s, 3, [&] { return plan->forward(*s, buf->data(), sweep, N, R); }, &ms))
+            return 1;
+          std::printf("sweep %2u %u %3u: %9.3f ms\n", pl, cl, th, ms);
+          std::fflush(stdout);
+          if (ms < best_ms) best_ms = ms, best = tu;
+        }
+    std::printf("best: pass_log %u coalesce %u threads %u (%.3f ms)\n\n", best.pass_log, best.coalesce_log,
+                best.threads, best_ms);
   }
 
   struct Row {
