@@ -1,0 +1,482 @@
+// Msm<Affine> behind backend/cuda/msm.hpp: planning, buffers and the launch sequence. Included by
+// msm_g1.cu and msm_g2.cu, one instantiation each, so a 2-core build compiles them in parallel.
+#pragma once
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/msm.hpp"
+#include "backend/cuda/msm_kernels.cuh"
+
+namespace cuzk::cuda {
+
+namespace msm_detail {
+
+inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+inline unsigned grid_for(size_t n, unsigned block) { return unsigned(std::max<size_t>(1, ceil_div(n, block))); }
+
+// Sizes every buffer derives from; the same arithmetic serves plan() and create().
+struct Layout {
+  MsmPlan plan;
+  DigitShape shape{};
+  size_t max_points = 0;
+  size_t entries = 0;    // E: (scalar, window) pairs per chunk
+  uint32_t KZ = 0;       // bucket keys of all sets; KZ itself is the zero digit's key
+  int key_bits = 0;      // radix sort width
+  uint32_t run = 0;      // L: points per item
+  size_t cap_a = 0;      // items, first round (and odd rounds)
+  size_t cap_b = 0;      // items, even rounds
+  uint32_t red_k = 0;    // buckets per thread in the first level of the reduction
+  size_t words = 0;      // density words
+  size_t cub_bytes = 0;  // CUB scratch
+};
+
+template <class Affine>
+size_t xyzz_bytes() {
+  return sizeof(curve::xyzz_t<typename Affine::field, typename Affine::params>);
+}
+
+template <class Affine>
+Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streamed) {
+  if (max_points == 0) return make_error("MSM: max_points must be positive");
+  if (cfg.window_bits > 24) return make_error("MSM: window_bits above 24");
+  if (cfg.bucket_run == 0) return make_error("MSM: bucket_run must be positive");
+  if (streamed && cfg.precompute != 1) return make_error("MSM: streamed bases cannot be precomputed (precompute must be 1)");
+  Layout L;
+  const bool fold_all = cfg.precompute == 0;
+  const double add_cost = sizeof(typename Affine::field) > 48 ? 1.45 : 1.42;
+  const unsigned c = cfg.window_bits ? cfg.window_bits : msm_pick_window(max_points, cfg.precompute, add_cost);
+  const unsigned W = (256 + c - 1) / c;
+  const unsigned m = fold_all ? W : std::min(cfg.precompute, W);
+  const unsigned S = (W + m - 1) / m;
+  const size_t C = cfg.chunk_points ? std::min(cfg.chunk_points, max_points) : max_points;
+  const uint32_t H = uint32_t(1) << (c - 1);
+  if (size_t(m) * max_points >= (size_t(1) << 31))
+    return make_error("MSM: tables × points must stay below 2^31 (lower precompute)");
+  if (size_t(C) * W >= (size_t(1) << 32) - 1)
+    return make_error("MSM: chunk × windows must stay below 2^32 (set chunk_points)");
+  if (size_t(S) * H >= (size_t(1) << 31)) return make_error("MSM: too many buckets");
+  L.max_points = max_points;
+  L.shape = DigitShape{c, W, m, H, uint32_t(S * H), uint32_t(max_points)};
+  L.KZ = uint32_t(S * H);
+  L.key_bits = std::bit_width(L.KZ);
+  L.entries = C * W;
+  L.run = cfg.bucket_run;
+  L.cap_a = ceil_div(L.entries, L.run) + L.KZ + 1;
+  L.cap_b = ceil_div(L.cap_a, L.run) + L.KZ + 1;
+  // Enough first-level threads of the reduction to fill the device (~2^16), at most 64 buckets each.
+  uint32_t K = 1;
+  while (K < 64 && K < H && size_t(S) * (H / (2 * K)) >= (size_t(1) << 16)) K *= 2;
+  L.red_k = K;
+  L.words = ceil_div(max_points, 64);
+
+  // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
+  size_t sort_bytes = 0, scan_bytes = 0, max_bytes = 0;
+  cub::DoubleBuffer<uint32_t> kb(nullptr, nullptr), vb(nullptr, nullptr);
+  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, uint32_t(L.entries), 0,
+                                                        L.key_bits),
+                        "cub::DeviceRadixSort::SortPairs (size)"));
+  const size_t scan_n = std::max<size_t>(L.KZ + 1, L.words);
+  CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<uint32_t*>(nullptr),
+                                                      static_cast<uint32_t*>(nullptr), uint32_t(scan_n)),
+                        "cub::DeviceScan::ExclusiveSum (size)"));
+  CUZK_TRY_STATUS(check(cub::DeviceReduce::Max(nullptr, max_bytes, static_cast<uint32_t*>(nullptr),
+                                               static_cast<uint32_t*>(nullptr), uint32_t(L.KZ + 1)),
+                        "cub::DeviceReduce::Max (size)"));
+  L.cub_bytes = std::max({sort_bytes, scan_bytes, max_bytes, size_t(256)});
+
+  const size_t xb = xyzz_bytes<Affine>();
+  const size_t T = size_t(S) * (H / K);
+  MsmPlan& p = L.plan;
+  p.window_bits = c;
+  p.windows = W;
+  p.precompute = m;
+  p.sets = S;
+  p.chunk_points = C;
+  p.base_bytes = streamed ? 0 : size_t(m) * max_points * sizeof(Affine);
+  p.work_bytes = 2 * C * sizeof(Fr)                              // scalar staging, two buffers
+                 + (streamed ? 2 * C * sizeof(Affine) : 0)       // base staging
+                 + L.words * (sizeof(uint64_t) + sizeof(uint32_t))  // density and word ranks
+                 + 4 * L.entries * sizeof(uint32_t)              // keys and values, double-buffered
+                 + L.cub_bytes                                   //
+                 + 4 * (size_t(L.KZ) + 1) * sizeof(uint32_t)     // offsets: entries, counts, two item sets
+                 + (L.cap_a + L.cap_b) * xb                      // partial sums
+                 + size_t(L.KZ) * xb                             // buckets
+                 + (T + ceil_div(T, 16)) * xb;                   // reduction levels
+  return L;
+}
+
+}  // namespace msm_detail
+
+template <class Affine>
+struct Msm<Affine>::State {
+  using F = typename Affine::field;
+  using Xyzz = curve::xyzz_t<F, typename Affine::params>;
+
+  int device = -1;
+  msm_detail::Layout L;
+  bool streamed = false;
+
+  Stream copy;  // the context's own stream for host-to-device staging
+  cudaEvent_t copied[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr};
+
+  DeviceBuffer<Affine> tables;         // m tables of max_points bases (resident, owned)
+  const Affine* bases_dev = nullptr;   // what the kernels read: tables, or the caller's device bases
+  const Affine* bases_host = nullptr;  // streamed bases
+  size_t nbases = 0;
+  bool have_bases = false;
+
+  DeviceBuffer<Affine> base_stage[2];
+  DeviceBuffer<Fr> scalar_stage[2];
+  DeviceBuffer<uint64_t> density;
+  DeviceBuffer<uint32_t> word_rank;
+  DeviceBuffer<uint32_t> keys[2], vals[2];
+  DeviceBuffer<uint8_t> cub_tmp;
+  DeviceBuffer<uint32_t> off_entries, counts, off_items[2];
+  DeviceBuffer<Xyzz> part[2];
+  DeviceBuffer<Xyzz> buckets;
+  DeviceBuffer<Xyzz> red[2];
+  Xyzz* host_sets = nullptr;  // pinned: one result per set
+  uint32_t* host_max = nullptr;
+
+  explicit State(Stream s) : copy(std::move(s)) {}
+  ~State() {
+    auto g = DeviceGuard::enter(device);
+    for (int b = 0; b < 2; ++b) {
+      if (copied[b]) (void)cudaEventDestroy(copied[b]);
+      if (consumed[b]) (void)cudaEventDestroy(consumed[b]);
+    }
+    if (host_sets) (void)cudaFreeHost(host_sets);
+    if (host_max) (void)cudaFreeHost(host_max);
+  }
+
+  Status sort_and_sum(const Stream& s, uint32_t n, int stage);
+  Status reduce(const Stream& s, typename Msm<Affine>::Jacobian* out);
+  Result<typename Msm<Affine>::Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density_host,
+                                             Memory where, ScalarForm form, const Stream& s);
+};
+
+template <class Affine>
+Result<MsmPlan> Msm<Affine>::plan(size_t max_points, const MsmConfig& config, bool streamed_bases) {
+  auto L = msm_detail::make_layout<Affine>(max_points, config, streamed_bases);
+  if (!L) return L.error();
+  return L->plan;
+}
+
+template <class Affine>
+Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const MsmConfig& config,
+                                        bool streamed_bases) {
+  auto g = DeviceGuard::enter(device);
+  if (!g) return g.error();
+  auto L = msm_detail::make_layout<Affine>(max_points, config, streamed_bases);
+  if (!L) return L.error();
+  auto cs = Stream::create(device);
+  if (!cs) return cs.error();
+  auto st = std::make_unique<State>(std::move(*cs));
+  st->device = device;
+  st->L = *L;
+  st->streamed = streamed_bases;
+  const auto& lay = st->L;
+  const size_t C = lay.plan.chunk_points;
+  for (int b = 0; b < 2; ++b) {
+    CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&st->copied[b], cudaEventDisableTiming), "cudaEventCreate"));
+    CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&st->consumed[b], cudaEventDisableTiming), "cudaEventCreate"));
+  }
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_sets, lay.plan.sets * sizeof(typename State::Xyzz)),
+                        "cudaMallocHost"));
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, sizeof(uint32_t)), "cudaMallocHost"));
+
+  // Every device allocation of the context, in plan order (MsmPlan counts the same bytes).
+#define CUZK_MSM_ALLOC(buf, T, n)                    \
+  do {                                               \
+    auto r_ = DeviceBuffer<T>::alloc(device, (n));   \
+    if (!r_) return r_.error();                      \
+    buf = std::move(*r_);                            \
+  } while (0)
+  using Xyzz = typename State::Xyzz;
+  if (!streamed_bases) CUZK_MSM_ALLOC(st->tables, Affine, size_t(lay.plan.precompute) * max_points);
+  for (int b = 0; b < 2; ++b) {
+    CUZK_MSM_ALLOC(st->scalar_stage[b], Fr, C);
+    if (streamed_bases) CUZK_MSM_ALLOC(st->base_stage[b], Affine, C);
+    CUZK_MSM_ALLOC(st->keys[b], uint32_t, lay.entries);
+    CUZK_MSM_ALLOC(st->vals[b], uint32_t, lay.entries);
+    CUZK_MSM_ALLOC(st->off_items[b], uint32_t, size_t(lay.KZ) + 1);
+  }
+  CUZK_MSM_ALLOC(st->density, uint64_t, lay.words);
+  CUZK_MSM_ALLOC(st->word_rank, uint32_t, lay.words);
+  CUZK_MSM_ALLOC(st->cub_tmp, uint8_t, lay.cub_bytes);
+  CUZK_MSM_ALLOC(st->off_entries, uint32_t, size_t(lay.KZ) + 1);
+  CUZK_MSM_ALLOC(st->counts, uint32_t, size_t(lay.KZ) + 1);
+  CUZK_MSM_ALLOC(st->part[0], Xyzz, lay.cap_a);
+  CUZK_MSM_ALLOC(st->part[1], Xyzz, lay.cap_b);
+  CUZK_MSM_ALLOC(st->buckets, Xyzz, lay.KZ);
+  const size_t T = size_t(lay.plan.sets) * (lay.shape.H / lay.red_k);
+  CUZK_MSM_ALLOC(st->red[0], Xyzz, T);
+  CUZK_MSM_ALLOC(st->red[1], Xyzz, msm_detail::ceil_div(T, 16));
+#undef CUZK_MSM_ALLOC
+  return Msm(std::move(st));
+}
+
+template <class Affine>
+Msm<Affine>::Msm(std::unique_ptr<State> st) : st_(std::move(st)) {}
+template <class Affine>
+Msm<Affine>::Msm(Msm&&) noexcept = default;
+template <class Affine>
+Msm<Affine>& Msm<Affine>::operator=(Msm&&) noexcept = default;
+template <class Affine>
+Msm<Affine>::~Msm() = default;
+template <class Affine>
+const MsmPlan& Msm<Affine>::plan() const {
+  return st_->L.plan;
+}
+template <class Affine>
+int Msm<Affine>::device() const {
+  return st_->device;
+}
+
+template <class Affine>
+Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const Stream& s) {
+  State& st = *st_;
+  if (s.device() != st.device) return make_error("MSM: stream of another device");
+  if (n > st.L.max_points) return make_error("MSM: more bases than the context was created for");
+  if (n > 0 && !bases) return make_error("MSM: null bases");
+  auto g = DeviceGuard::enter(st.device);
+  if (!g) return g.error();
+  st.have_bases = false;
+  st.nbases = n;
+  if (st.streamed) {
+    if (where != Memory::host) return make_error("MSM: a streamed-bases context takes host bases");
+    st.bases_host = bases;
+    st.have_bases = true;
+    return Status::Ok();
+  }
+  const unsigned m = st.L.plan.precompute;
+  if (where == Memory::device && m == 1) {
+    st.bases_dev = bases;  // referenced, not copied
+  } else {
+    const cudaMemcpyKind kind = where == Memory::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice;
+    CUZK_TRY_STATUS(check(cudaMemcpyAsync(st.tables.data(), bases, n * sizeof(Affine), kind, s.get()),
+                          "cudaMemcpyAsync (bases)"));
+    st.bases_dev = st.tables.data();
+  }
+  // The kernels index table j at j·max_points (DigitShape::stride), so table j starts there.
+  Affine* t = st.tables.data();
+  const size_t stride = st.L.max_points;
+  const size_t chunk = st.part[0].size();  // doubled points wait in the partial-sum buffer
+  for (unsigned j = 1; j < m; ++j) {
+    for (size_t i0 = 0; i0 < n; i0 += chunk) {
+      const size_t len = std::min(chunk, n - i0);
+      const size_t threads = msm_detail::ceil_div(len, msm_detail::kStripe);
+      msm_detail::shift_bases_kernel<Affine, typename State::Xyzz>
+          <<<msm_detail::grid_for(threads, 64), 64, 0, s.get()>>>(t + (j - 1) * stride + i0, t + j * stride + i0,
+                                                                  st.part[0].data(), len, st.L.shape.c);
+      CUZK_TRY_STATUS(check_launch("msm shift_bases_kernel"));
+    }
+  }
+  CUZK_TRY_STATUS(s.synchronize());
+  st.have_bases = true;
+  return Status::Ok();
+}
+
+// Steps 2 and 3 for one chunk whose digits are in keys[0]/vals[0]: sort, bucket offsets, item
+// rounds, merge into the buckets. Records consumed[stage] once the bases are no longer read.
+template <class Affine>
+Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) {
+  using namespace msm_detail;
+  const uint32_t E = uint32_t(size_t(n) * L.shape.W);
+  const uint32_t KZ = L.KZ, Lr = L.run;
+  constexpr unsigned B = 128;
+  cub::DoubleBuffer<uint32_t> kb(keys[0].data(), keys[1].data()), vb(vals[0].data(), vals[1].data());
+  size_t tmp = cub_tmp.size();
+  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, L.key_bits, s.get()),
+                        "cub::DeviceRadixSort::SortPairs"));
+  bucket_offsets_kernel<<<grid_for(size_t(E) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ, off_entries.data());
+  CUZK_TRY_STATUS(check_launch("msm bucket_offsets_kernel"));
+
+  // Round 1: entries -> part[0], items numbered by off_items[0].
+  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, Lr, counts.data());
+  CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+  tmp = cub_tmp.size();
+  CUZK_TRY_STATUS(check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, counts.data(), off_items[1].data(), KZ + 1, s.get()),
+                        "cub::DeviceReduce::Max"));
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max, off_items[1].data(), sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                        s.get()),
+                        "cudaMemcpyAsync (max items)"));
+  tmp = cub_tmp.size();
+  CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1,
+                                                      s.get()),
+                        "cub::DeviceScan::ExclusiveSum"));
+  const Affine* bases = streamed ? base_stage[stage].data() : bases_dev;
+  segment_sum_kernel<Xyzz><<<grid_for(L.cap_a, B), B, 0, s.get()>>>(
+      off_entries.data(), off_items[0].data(), KZ, Lr, uint32_t(L.cap_a), EntrySource<Affine>{vb.Current(), bases},
+      part[0].data());
+  CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
+  CUZK_TRY_STATUS(check(cudaEventRecord(consumed[stage], s.get()), "cudaEventRecord"));
+  CUZK_TRY_STATUS(s.synchronize());
+
+  // Further rounds while some bucket still has more than L items (heavy buckets: 0/1 scalars,
+  // repeated scalars); each divides the largest item count by L.
+  uint32_t most = *host_max;
+  int cur = 0;
+  while (most > Lr) {
+    item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ, Lr,
+                                                                           counts.data());
+    CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+    tmp = cub_tmp.size();
+    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[1 - cur].data(),
+                                                        KZ + 1, s.get()),
+                          "cub::DeviceScan::ExclusiveSum"));
+    const size_t cap = part[1 - cur].size();
+    segment_sum_kernel<Xyzz><<<grid_for(cap, B), B, 0, s.get()>>>(off_items[cur].data(), off_items[1 - cur].data(), KZ,
+                                                                  Lr, uint32_t(cap),
+                                                                  PartialSource<Xyzz>{part[cur].data()},
+                                                                  part[1 - cur].data());
+    CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
+    cur = 1 - cur;
+    most = (most + Lr - 1) / Lr;
+  }
+  merge_buckets_kernel<Xyzz><<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(),
+                                                                 buckets.data());
+  return check_launch("msm merge_buckets_kernel");
+}
+
+// Step 4: sum of sums per set on the device, then Σ_s 2^(c·m·s)·R_s on the host.
+template <class Affine>
+Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobian* out) {
+  using namespace msm_detail;
+  const uint32_t S = L.plan.sets, H = L.shape.H, K = L.red_k;
+  constexpr unsigned B = 128, Fold = 16;
+  uint32_t T = H / K;
+  bucket_sums_kernel<Xyzz><<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(buckets.data(), S, H, K, red[0].data());
+  CUZK_TRY_STATUS(check_launch("msm bucket_sums_kernel"));
+  int cur = 0;
+  while (T > 1) {
+    const uint32_t Tn = (T + Fold - 1) / Fold;
+    fold_kernel<Xyzz><<<grid_for(size_t(S) * Tn, B), B, 0, s.get()>>>(red[cur].data(), S, T, Fold, red[1 - cur].data());
+    CUZK_TRY_STATUS(check_launch("msm fold_kernel"));
+    cur = 1 - cur;
+    T = Tn;
+  }
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_sets, red[cur].data(), S * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
+                        "cudaMemcpyAsync (set sums)"));
+  CUZK_TRY_STATUS(s.synchronize());
+  Xyzz acc = host_sets[S - 1];
+  const unsigned shift = L.shape.c * L.shape.m;
+  for (uint32_t j = S - 1; j-- > 0;) {
+    for (unsigned d = 0; d < shift; ++d) acc = acc.dbl();
+    acc = acc.add(host_sets[j]);
+  }
+  *out = acc.to_jacobian();
+  return Status::Ok();
+}
+
+template <class Affine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars, size_t n,
+                                                               const uint64_t* density_host, Memory where,
+                                                               ScalarForm form, const Stream& s) {
+  using namespace msm_detail;
+  using J = typename Msm<Affine>::Jacobian;
+  if (s.device() != device) return make_error("MSM: stream of another device");
+  if (!have_bases) return make_error("MSM: set_bases first");
+  if (n > L.max_points) return make_error("MSM: more scalars than the context was created for");
+  if (n > 0 && !scalars) return make_error("MSM: null scalars");
+  // First base of each chunk: rank of its first scalar (host popcounts; only the density form needs it).
+  const size_t C = L.plan.chunk_points;
+  const size_t chunks = ceil_div(n, C);
+  std::vector<size_t> first_base(chunks + 1, 0);
+  if (density_host) {
+    // rank(i) = present variables below i, from per-word prefix counts.
+    const size_t words = ceil_div(n, 64);
+    std::vector<size_t> prefix(words + 1, 0);
+    for (size_t w = 0; w < words; ++w) {
+      uint64_t word = density_host[w];
+      if (w + 1 == words && n % 64) word &= (uint64_t(1) << (n % 64)) - 1;
+      prefix[w + 1] = prefix[w] + size_t(std::popcount(word));
+    }
+    for (size_t k = 0; k <= chunks; ++k) {
+      const size_t i = std::min(k * C, n);
+      const uint64_t below = i % 64 ? density_host[i / 64] & ((uint64_t(1) << (i % 64)) - 1) : 0;
+      first_base[k] = prefix[i / 64] + size_t(std::popcount(below));
+    }
+    if (first_base[chunks] != nbases)
+      return make_error("MSM: density has " + std::to_string(first_base[chunks]) + " present variables for " +
+                        std::to_string(nbases) + " bases");
+  } else {
+    if (n > nbases) return make_error("MSM: more scalars than bases");
+    for (size_t k = 0; k <= chunks; ++k) first_base[k] = std::min(k * C, n);
+  }
+  if (n == 0) return J::infinity();
+  auto g = DeviceGuard::enter(device);
+  if (!g) return g.error();
+
+  if (density_host) {
+    const size_t words = ceil_div(n, 64);
+    CUZK_TRY_STATUS(density.upload(density_host, words, s));
+    popcount_kernel<<<grid_for(words, 256), 256, 0, s.get()>>>(density.data(), words, word_rank.data());
+    CUZK_TRY_STATUS(check_launch("msm popcount_kernel"));
+    size_t tmp = cub_tmp.size();
+    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, word_rank.data(), word_rank.data(),
+                                                        uint32_t(words), s.get()),
+                          "cub::DeviceScan::ExclusiveSum (density)"));
+  }
+  fill_infinity_kernel<Xyzz><<<grid_for(L.KZ, 256), 256, 0, s.get()>>>(buckets.data(), L.KZ);
+  CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
+
+  const bool stage_scalars = where == Memory::host;
+  const bool staging = stage_scalars || streamed;
+  // Chunk k's inputs go to stage k % 2 on the copy stream, after the compute stream is done with
+  // chunk k - 2's (consumed[]); the compute stream waits for them (copied[]).
+  auto issue_copy = [&](size_t k) -> Status {
+    const int b = int(k % 2);
+    const size_t i0 = k * C, len = std::min(C, n - i0);
+    if (k >= 2) CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[b], 0), "cudaStreamWaitEvent"));
+    if (stage_scalars) CUZK_TRY_STATUS(scalar_stage[b].upload(scalars + i0, len, copy));
+    if (streamed) {
+      const size_t b0 = first_base[k], nb = first_base[k + 1] - first_base[k];
+      if (nb) CUZK_TRY_STATUS(base_stage[b].upload(bases_host + b0, nb, copy));
+    }
+    return check(cudaEventRecord(copied[b], copy.get()), "cudaEventRecord");
+  };
+  if (staging) {
+    // Earlier work of the caller on s (and of the last run) comes before the first copy.
+    CUZK_TRY_STATUS(check(cudaEventRecord(consumed[1], s.get()), "cudaEventRecord"));
+    CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[1], 0), "cudaStreamWaitEvent"));
+    CUZK_TRY_STATUS(issue_copy(0));
+  }
+  for (size_t k = 0; k < chunks; ++k) {
+    const int b = int(k % 2);
+    const size_t i0 = k * C, len = std::min(C, n - i0);
+    if (staging && k + 1 < chunks) CUZK_TRY_STATUS(issue_copy(k + 1));
+    if (staging) CUZK_TRY_STATUS(check(cudaStreamWaitEvent(s.get(), copied[b], 0), "cudaStreamWaitEvent"));
+    const Fr* sc = stage_scalars ? scalar_stage[b].data() : scalars + i0;
+    digits_kernel<<<grid_for(len, 128), 128, 0, s.get()>>>(
+        sc, uint32_t(len), i0, form == ScalarForm::montgomery, density_host ? density.data() : nullptr,
+        word_rank.data(), streamed ? first_base[k] : 0, L.shape, keys[0].data(), vals[0].data());
+    CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
+    CUZK_TRY_STATUS(sort_and_sum(s, uint32_t(len), b));
+  }
+  J out;
+  CUZK_TRY_STATUS(reduce(s, &out));
+  return out;
+}
+
+template <class Affine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run(const Fr* scalars, size_t n, Memory where, ScalarForm form,
+                                                        const Stream& s) {
+  return st_->run(scalars, n, nullptr, where, form, s);
+}
+
+template <class Affine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run(const Fr* scalars, size_t n, const uint64_t* density,
+                                                        Memory where, ScalarForm form, const Stream& s) {
+  if (!density) return make_error("MSM: null density");
+  return st_->run(scalars, n, density, where, form, s);
+}
+
+}  // namespace cuzk::cuda

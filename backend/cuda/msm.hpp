@@ -1,0 +1,121 @@
+// Multi-scalar multiplication on a CUDA device for G1 and G2: Σ s_i·P_i, Pippenger's bucket method.
+//
+// The pipeline, per chunk of points (backend/cuda/msm.cuh has the kernels):
+//   1. scalars (Fr, Montgomery or canonical, on the host or the device) become signed c-bit digits,
+//      one (key, value) pair per window: key = bucket of the digit's magnitude in its bucket set,
+//      value = index of the (precomputed) base with the sign in the top bit; zero digits get a key
+//      that sorts last and is ignored;
+//   2. CUB's radix sort orders the pairs by bucket;
+//   3. buckets are split into items of at most `bucket_run` points, each item summed by one thread
+//      into an XYZZ point, and the items of a bucket merged (again in rounds, so a bucket holding
+//      most of the points, e.g. every scalar equal to 1, is summed in parallel, not by one thread);
+//   4. after the last chunk, each bucket set is reduced by running sums on the device, and the host
+//      combines the few set results with doublings.
+//
+// Fixed bases allow precomputation: with `precompute` = m tables holding 2^(c·j)·P (j < m), windows
+// w and w + m share a bucket set, so ceil(W/m) sets remain; m = W leaves a single set, whose small
+// reduction lets c grow and the window count W = ceil(256/c) shrink. The tables cost m·N affine
+// points of device memory and are built once, when the bases are set.
+//
+// Scalars 0 contribute nothing (all digits zero). A scalar 1 has one nonzero digit, so it costs one
+// mixed addition into the bucket of value 1, which step 3 sums in parallel however many there are:
+// the 0/1 "batch addition" of the Groth16 prover is this same path.
+//
+// Inputs larger than the device allows are processed in chunks of `chunk_points` scalars: host
+// scalars (and host bases, when they are not resident) are copied on the context's own copy stream
+// into two alternating buffers, so the copy of chunk k+1 overlaps the compute of chunk k. Pass
+// pinned host memory for that overlap (pageable memory is copied synchronously by the driver).
+//
+// Nothing here is global: a context belongs to one device, allocates its memory once in create(),
+// and every call names the stream it runs on. Errors, CUDA's included, come back as Status.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "backend/cuda/runtime.hpp"
+#include "common/result.hpp"
+#include "curve/g1.hpp"
+#include "curve/g2.hpp"
+#include "field/fields.hpp"
+
+namespace cuzk::cuda {
+
+struct MsmConfig {
+  unsigned window_bits = 0;  // c, in 1..24; 0 picks the cheapest by the cost model (msm.cu)
+  unsigned precompute = 1;   // m tables of multiples; 1 = none, 0 = one table per window (single set)
+  size_t chunk_points = 0;   // scalars per pass; 0 = all of them in one pass
+  unsigned bucket_run = 32;  // the most points one thread adds in step 3 (load balance vs merge cost)
+};
+
+// Where scalars and bases live and how scalars are encoded.
+enum class Memory { host, device };
+enum class ScalarForm { montgomery, canonical };
+
+// The shape a context is created for, once c and m are resolved, and its device memory.
+struct MsmPlan {
+  unsigned window_bits = 0;  // c
+  unsigned windows = 0;      // W = ceil(256 / c)
+  unsigned precompute = 0;   // m (tables of bases)
+  unsigned sets = 0;         // ceil(W / m) bucket sets
+  size_t chunk_points = 0;   // scalars per pass
+  size_t base_bytes = 0;     // resident bases and tables (0 for bases streamed from the host)
+  size_t work_bytes = 0;     // everything else: digits, sort, items, buckets, staging
+  size_t total_bytes() const { return base_bytes + work_bytes; }
+};
+
+template <class Affine>
+class Msm {
+ public:
+  using Jacobian = curve::jacobian_t<typename Affine::field, typename Affine::params>;
+
+  // What create() would allocate for at most `max_points` bases and scalars, without allocating:
+  // for a memory planner. `streamed_bases` plans for bases that stay in host memory.
+  static Result<MsmPlan> plan(size_t max_points, const MsmConfig& config = {}, bool streamed_bases = false);
+
+  // A context on `device` for at most `max_points` bases; allocates plan().total_bytes().
+  static Result<Msm> create(int device, size_t max_points, const MsmConfig& config = {},
+                            bool streamed_bases = false);
+
+  Msm(Msm&&) noexcept;
+  Msm& operator=(Msm&&) noexcept;
+  Msm(const Msm&) = delete;
+  Msm& operator=(const Msm&) = delete;
+  ~Msm();
+
+  const MsmPlan& plan() const;
+  int device() const;
+
+  // The bases, n <= max_points of them (infinity = all-zero affine). Device bases are copied into
+  // the context when it precomputes (m > 1) and otherwise only referenced: they must then outlive
+  // the context's runs. Host bases are uploaded once, or, for a context created with
+  // streamed_bases, kept by pointer and streamed with each run (they must outlive the runs).
+  // The precomputed tables are built on `s`.
+  Status set_bases(const Affine* bases, size_t n, Memory where, const Stream& s);
+
+  // Σ scalars[i]·bases[i] for i < n (n <= the number of bases). Returns when the result is on the
+  // host; `s` must belong to the context's device.
+  Result<Jacobian> run(const Fr* scalars, size_t n, Memory where, ScalarForm form, const Stream& s);
+
+  // Density form (formats.md §3.2): Σ over present i < n of scalars[i]·bases[rank(i)], where i is
+  // present iff bit i%64 of density[i/64] is set (a host array of ceil(n/64) words) and rank(i)
+  // counts the present variables below i. The number of bases set must be the present count.
+  Result<Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density, Memory where, ScalarForm form,
+                       const Stream& s);
+
+  struct State;  // device buffers, streams, events (msm.cuh)
+
+ private:
+  explicit Msm(std::unique_ptr<State> st);
+  std::unique_ptr<State> st_;
+};
+
+// The window c the cost model picks for n points, m tables (0: one per window) and a point type
+// whose full addition costs about `add_cost` mixed additions.
+unsigned msm_pick_window(size_t n, unsigned precompute, double add_cost = 1.42);
+
+extern template class Msm<G1Affine>;
+extern template class Msm<G2Affine>;
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,269 @@
+// Device kernels of the MSM (backend/cuda/msm.hpp describes the pipeline). Templated on the point
+// types so G1 and G2 share them; instantiated by msm_g1.cu and msm_g2.cu through msm.cuh. The
+// kernels that are not templates are static: each unit keeps its own copy.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "field/fields.hpp"
+
+namespace cuzk::cuda::msm_detail {
+
+// Top bit of a sorted value: the digit was negative, so the base is subtracted.
+inline constexpr uint32_t kNegBit = 0x80000000u;
+
+// Point operations as real calls: each is compiled once per unit instead of being inlined into
+// every kernel, which keeps ptxas time (and the 2-core CI build) bounded; passing the points costs
+// a few dozen memory operations next to the ~10^4 instructions of one addition.
+template <class X>
+__device__ __noinline__ X p_add(const X& a, const X& b) {
+  return a.add(b);
+}
+template <class X, class A>
+__device__ __noinline__ X p_madd(const X& a, const A& b) {
+  return a.add_mixed(b);
+}
+template <class X>
+__device__ __noinline__ X p_dbl(const X& a) {
+  return a.dbl();
+}
+
+// Bits [pos, pos + c) of a 256-bit little-endian integer, c <= 32 and pos < 256.
+__device__ __forceinline__ uint32_t window_of(const uint64_t (&v)[4], unsigned pos, unsigned c) {
+  const unsigned limb = pos / 64, sh = pos % 64;
+  uint64_t w = v[limb] >> sh;
+  if (sh != 0 && limb + 1 < 4) w |= v[limb + 1] << (64 - sh);
+  return uint32_t(w) & uint32_t((uint64_t(1) << c) - 1);
+}
+
+// Shape of the digit decomposition, passed by value to the kernels.
+struct DigitShape {
+  unsigned c;       // window bits
+  unsigned W;       // windows, W·c >= 256 so the last signed digit never carries out
+  unsigned m;       // tables of precomputed bases: window w reads table w % m, set w / m
+  uint32_t H;       // buckets per set, 2^(c-1): digit magnitudes 1..H
+  uint32_t KZ;      // key of zero digits = sets·H, sorts after every bucket
+  uint32_t stride;  // bases per table
+};
+
+// One thread per scalar: signed c-bit digits d_w (scalar = Σ d_w 2^(cw), |d_w| <= 2^(c-1)), written
+// as keys[w·n + i] (bucket) and vals[w·n + i] (base index and sign). Variables absent from the
+// density bitmap, and zero digits, get key KZ. Bases are rank(i) - base_first (density) or
+// first + i - base_first.
+static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
+                              const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
+                              size_t base_first, DigitShape sh, uint32_t* __restrict__ keys,
+                              uint32_t* __restrict__ vals) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const size_t gi = first + i;
+  bool present = true;
+  size_t idx = gi;
+  if (density) {
+    const uint64_t word = density[gi / 64];
+    const unsigned bit = gi % 64;
+    present = (word >> bit) & 1;
+    idx = word_rank[gi / 64] + __popcll(word & ((uint64_t(1) << bit) - 1));
+  }
+  idx -= base_first;
+  uint64_t v[4];
+  const Fr s = scalars[i];
+  if (montgomery) {
+    s.to_canonical(v);
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = s.l[j];
+  }
+  if (!present) v[0] = v[1] = v[2] = v[3] = 0;
+  uint32_t carry = 0;
+  for (unsigned w = 0; w < sh.W; ++w) {
+    const uint32_t raw = window_of(v, w * sh.c, sh.c) + carry;
+    // raw in [0, 2^c]; above 2^(c-1) it becomes raw - 2^c (negative) and carries one.
+    carry = raw > sh.H;
+    const uint32_t mag = carry ? (uint32_t(2) * sh.H - raw) : raw;
+    const size_t o = size_t(w) * n + i;
+    if (mag == 0) {
+      keys[o] = sh.KZ;
+      vals[o] = 0;
+    } else {
+      keys[o] = (w / sh.m) * sh.H + (mag - 1);
+      vals[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (carry ? kNegBit : 0u);
+    }
+  }
+}
+
+// off[k] = first sorted position whose key is >= k, for k in [0, KZ]; one thread per position in
+// [0, E] writes the keys that start at it, so every entry is written exactly once.
+static __global__ void bucket_offsets_kernel(const uint32_t* __restrict__ keys, uint32_t E, uint32_t KZ,
+                                      uint32_t* __restrict__ off) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > E) return;
+  const uint32_t lo = i == 0 ? 0 : keys[i - 1] + 1;
+  const uint32_t hi = i == E ? KZ : keys[i];
+  for (uint32_t k = lo; k <= hi && k <= KZ; ++k) off[k] = i;
+}
+
+// counts[k] = ceil(len of segment k / L) items, counts[KZ] = 0 (the scan then puts the total there).
+static __global__ void item_counts_kernel(const uint32_t* __restrict__ off, uint32_t KZ, uint32_t L,
+                                   uint32_t* __restrict__ counts) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k > KZ) return;
+  counts[k] = k == KZ ? 0 : (off[k + 1] - off[k] + L - 1) / L;
+}
+
+// Largest k with a[k] <= q, over a nondecreasing a[0..n) with a[0] <= q.
+__device__ __forceinline__ uint32_t segment_of(const uint32_t* a, uint32_t n, uint32_t q) {
+  uint32_t lo = 0, hi = n;  // answer in [lo, hi)
+  while (hi - lo > 1) {
+    const uint32_t mid = (lo + hi) / 2;
+    if (a[mid] <= q)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Sources of points for the segmented sums: sorted (index, sign) entries into the base tables, or
+// XYZZ partial sums of a previous round.
+template <class Affine>
+struct EntrySource {
+  const uint32_t* vals;
+  const Affine* bases;
+  template <class Acc>
+  __device__ __forceinline__ void add_to(Acc& acc, uint32_t e) const {
+    const uint32_t v = vals[e];
+    Affine p = bases[v & ~kNegBit];
+    if (v & kNegBit) p.y = -p.y;
+    acc = p_madd(acc, p);
+  }
+};
+template <class Xyzz>
+struct PartialSource {
+  const Xyzz* parts;
+  __device__ __forceinline__ void add_to(Xyzz& acc, uint32_t e) const { acc = p_add(acc, parts[e]); }
+};
+
+// Item q of segment k (items numbered by item_off, KZ segments) sums positions
+// [seg_off[k] + jL, min(seg_off[k] + (j+1)L, seg_off[k+1])) with j = q - item_off[k].
+template <class Xyzz, class Source>
+__global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
+                                   uint32_t KZ, uint32_t L, uint32_t cap, Source src, Xyzz* __restrict__ out) {
+  const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= cap || q >= item_off[KZ]) return;
+  const uint32_t k = segment_of(item_off, KZ + 1, q);
+  const uint32_t b = seg_off[k] + (q - item_off[k]) * L;
+  const uint32_t e = min(b + L, seg_off[k + 1]);
+  Xyzz acc = Xyzz::infinity();
+  for (uint32_t i = b; i < e; ++i) src.add_to(acc, i);
+  out[q] = acc;
+}
+
+// buckets[k] += Σ parts[item_off[k] .. item_off[k+1]) for k < KZ.
+template <class Xyzz>
+__global__ void merge_buckets_kernel(const uint32_t* __restrict__ item_off, uint32_t KZ,
+                                     const Xyzz* __restrict__ parts, Xyzz* __restrict__ buckets) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= KZ) return;
+  const uint32_t b = item_off[k], e = item_off[k + 1];
+  if (b == e) return;
+  Xyzz acc = buckets[k];
+  for (uint32_t i = b; i < e; ++i) acc = p_add(acc, parts[i]);
+  buckets[k] = acc;
+}
+
+template <class Xyzz>
+__global__ void fill_infinity_kernel(Xyzz* p, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = Xyzz::infinity();
+}
+
+// [k]P for a small k, double-and-add.
+template <class Xyzz>
+__device__ Xyzz mul_small(const Xyzz& p, uint32_t k) {
+  Xyzz r = Xyzz::infinity();
+  for (int b = 31 - __clz(k | 1); b >= 0; --b) {
+    r = p_dbl(r);
+    if ((k >> b) & 1) r = p_add(r, p);
+  }
+  return k ? r : Xyzz::infinity();
+}
+
+// Sum of sums, first level. Thread (s, t) takes buckets [tK, (t+1)K) of set s (bucket j holds
+// digit magnitude j + 1) and writes Σ_j (j + 1)·B_j over its range: running sums from the top give
+// Σ (j - tK + 1)·B_j, and tK·(Σ B_j) adds the rest.
+template <class Xyzz>
+__global__ void bucket_sums_kernel(const Xyzz* __restrict__ buckets, uint32_t sets, uint32_t H, uint32_t K,
+                                   Xyzz* __restrict__ out) {
+  const uint32_t T = H / K;
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= sets * T) return;
+  const uint32_t s = g / T, t = g % T;
+  const Xyzz* b = buckets + size_t(s) * H + size_t(t) * K;
+  Xyzz run = Xyzz::infinity(), sum = Xyzz::infinity();
+  for (uint32_t j = K; j-- > 0;) {
+    run = p_add(run, b[j]);
+    sum = p_add(sum, run);
+  }
+  out[g] = p_add(sum, mul_small(run, t * K));
+}
+
+// out[s·T' + u] = Σ in[s·T + uF .. min(s·T + (u+1)F, s·T + T)), T' = ceil(T / F).
+template <class Xyzz>
+__global__ void fold_kernel(const Xyzz* __restrict__ in, uint32_t sets, uint32_t T, uint32_t F,
+                            Xyzz* __restrict__ out) {
+  const uint32_t Tn = (T + F - 1) / F;
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= sets * Tn) return;
+  const uint32_t s = g / Tn, u = g % Tn;
+  const uint32_t b = u * F, e = min(b + F, T);
+  Xyzz acc = Xyzz::infinity();
+  for (uint32_t i = b; i < e; ++i) acc = p_add(acc, in[size_t(s) * T + i]);
+  out[g] = acc;
+}
+
+// Precomputation: out[i] = 2^c·in[i] in affine form. Each thread takes `kStripe` consecutive points
+// and inverts their ZZZ together (Montgomery's trick), keeping the doubled points in `scratch` and
+// the running products in out[i].x, as the host's batch_to_affine does.
+inline constexpr uint32_t kStripe = 16;
+template <class Affine, class Xyzz>
+__global__ void shift_bases_kernel(const Affine* __restrict__ in, Affine* __restrict__ out,
+                                   Xyzz* __restrict__ scratch, size_t n, unsigned c) {
+  using F = typename Affine::field;
+  const size_t i0 = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kStripe;
+  if (i0 >= n) return;
+  const size_t i1 = i0 + kStripe < n ? i0 + kStripe : n;
+  F acc = F::one();
+  for (size_t i = i0; i < i1; ++i) {
+    Xyzz p(in[i]);
+    for (unsigned d = 0; d < c; ++d) p = p_dbl(p);
+    scratch[i] = p;
+    if (!p.is_inf()) {
+      out[i].x = acc;
+      acc *= p.ZZZ;
+    }
+  }
+  F inv = acc.inverse();
+  for (size_t i = i1; i-- > i0;) {
+    const Xyzz p = scratch[i];
+    if (p.is_inf()) {
+      out[i] = Affine::infinity();
+      continue;
+    }
+    const F izzz = inv * out[i].x;
+    inv *= p.ZZZ;
+    const F izz = (p.ZZ * izzz).sqr();
+    out[i] = Affine{p.X * izz, p.Y * izzz};
+  }
+}
+
+// word_rank[w] = popcount(density[w]) (an exclusive scan follows).
+static __global__ void popcount_kernel(const uint64_t* __restrict__ density, size_t words, uint32_t* __restrict__ out) {
+  const size_t w = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (w < words) out[w] = __popcll(density[w]);
+}
+
+}  // namespace cuzk::cuda::msm_detail

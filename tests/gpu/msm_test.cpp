@@ -1,0 +1,356 @@
+// Device MSM (backend/cuda/msm.hpp) for G1 and G2:
+//  * against the CPU backend's MSM on fresh random points and scalars, sizes 1 .. 2^16 (powers of
+//    two and not), with special scalars (0, 1, r − 1, small) mixed in;
+//  * against a discrete-log identity at 2^18 .. 2^22: bases P_i = [k_i]G with known k_i (drawn
+//    from a random arithmetic progression, indexed by a random hash of i), so that
+//    Σ s_i·P_i = [Σ s_i·k_i]G is checked exactly with one scalar multiplication on the host;
+//  * edge cases: all-zero, all-one and mixed 0/1 scalars, infinity bases, one repeated base,
+//    P and −P, density bitmaps, canonical vs Montgomery scalars, host vs device scalars, chunked
+//    runs with host staging, bases streamed from host memory, every precomputation mode.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/cpu/msm.hpp"
+#include "backend/cuda/msm.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace cuzk::cuda {
+namespace {
+
+using gputest::random_field;
+using gputest::test_device;
+
+template <class A>
+using Jac = curve::jacobian_t<typename A::field, typename A::params>;
+
+// `count` points [t0 + j·δ]G, j < count, for random t0 and δ; their discrete logs are returned too.
+template <class A>
+std::vector<A> progression(size_t count, std::mt19937_64& rng, std::vector<Fr>* logs) {
+  const Fr t0 = random_field<Fr>(rng), delta = random_field<Fr>(rng);
+  const Jac<A> step = A::generator().mul(delta);
+  Jac<A> p = A::generator().mul(t0);
+  Fr k = t0;
+  std::vector<Jac<A>> jac(count);
+  logs->resize(count);
+  for (size_t j = 0; j < count; ++j) {
+    jac[j] = p;
+    (*logs)[j] = k;
+    p = p.add(step);
+    k += delta;
+  }
+  std::vector<A> out(count);
+  curve::batch_to_affine(jac.data(), out.data(), count);
+  return out;
+}
+
+// Random scalars with a share of the special values 0, 1, r − 1 and small ones.
+std::vector<Fr> random_scalars(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> s(n);
+  for (auto& x : s) {
+    switch (rng() % 10) {
+      case 0:
+        x = Fr::zero();
+        break;
+      case 1:
+        x = Fr::one();
+        break;
+      case 2:
+        x = -Fr::one();
+        break;
+      case 3:
+        x = Fr::from_u64(rng() % 7);
+        break;
+      default:
+        x = random_field<Fr>(rng);
+    }
+  }
+  return s;
+}
+
+std::vector<Fr> to_canonical(const std::vector<Fr>& v) {
+  std::vector<Fr> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) v[i].to_canonical(out[i].l);
+  return out;
+}
+
+struct Case {
+  MsmConfig cfg{};
+  Memory scalars_at = Memory::host;
+  ScalarForm form = ScalarForm::montgomery;
+  bool streamed = false;
+  Memory bases_at = Memory::host;
+};
+
+// Runs one MSM through a fresh context; bases/scalars are host vectors (uploaded as the case says).
+template <class A>
+Result<Jac<A>> device_msm(const std::vector<A>& bases, const std::vector<Fr>& scalars, const Case& c,
+                          const uint64_t* density = nullptr) {
+  auto s = Stream::create(test_device());
+  if (!s) return s.error();
+  const size_t cap = std::max(bases.size(), scalars.size());
+  auto ctx = Msm<A>::create(test_device(), std::max<size_t>(cap, 1), c.cfg, c.streamed);
+  if (!ctx) return ctx.error();
+  DeviceBuffer<A> dbases;
+  if (c.bases_at == Memory::device) {
+    auto b = gputest::to_device(bases, *s);
+    if (!b) return b.error();
+    dbases = std::move(*b);
+    if (auto st = ctx->set_bases(dbases.data(), bases.size(), Memory::device, *s); !st) return st.error();
+  } else {
+    if (auto st = ctx->set_bases(bases.data(), bases.size(), Memory::host, *s); !st) return st.error();
+  }
+  const std::vector<Fr> sc = c.form == ScalarForm::canonical ? to_canonical(scalars) : scalars;
+  DeviceBuffer<Fr> dsc;
+  const Fr* p = sc.data();
+  if (c.scalars_at == Memory::device) {
+    auto b = gputest::to_device(sc, *s);
+    if (!b) return b.error();
+    dsc = std::move(*b);
+    p = dsc.data();
+  }
+  if (density) return ctx->run(p, sc.size(), density, c.scalars_at, c.form, *s);
+  return ctx->run(p, sc.size(), c.scalars_at, c.form, *s);
+}
+
+template <class A>
+void expect_matches_cpu(const std::vector<A>& bases, const std::vector<Fr>& scalars, const Case& c,
+                        const std::string& what) {
+  SCOPED_TRACE(what);
+  auto want = cpu::msm<A>(bases, scalars);
+  ASSERT_TRUE(want.ok()) << want.message();
+  auto got = device_msm(bases, scalars, c);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_TRUE(*got == *want);
+}
+
+template <class A>
+void random_sizes(const std::vector<size_t>& sizes) {
+  const uint64_t seed = gputest::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> logs;
+  for (size_t n : sizes) {
+    std::vector<A> bases = progression<A>(n, rng, &logs);
+    std::shuffle(bases.begin(), bases.end(), rng);
+    const std::vector<Fr> scalars = random_scalars(n, rng);
+    Case c;
+    expect_matches_cpu(bases, scalars, c, "n=" + std::to_string(n) + " default");
+    c.cfg.precompute = 0;  // every window folded into one bucket set
+    c.scalars_at = Memory::device;
+    c.bases_at = Memory::device;
+    expect_matches_cpu(bases, scalars, c, "n=" + std::to_string(n) + " precomputed, device inputs");
+  }
+}
+
+TEST(GpuMsm, G1MatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  random_sizes<G1Affine>({1, 2, 3, 7, 64, 100, 1000, 4096, 4097, 65536 + 37});
+}
+TEST(GpuMsm, G2MatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  random_sizes<G2Affine>({1, 2, 5, 100, 1023, 8192 + 11});
+}
+
+// Every window, precomputation and item size on one input.
+TEST(GpuMsm, ConfigurationsAgree) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  SCOPED_TRACE("seed " + std::to_string(gputest::test_seed()));
+  std::vector<Fr> logs;
+  const size_t n = 3000;
+  const auto bases = progression<G1Affine>(n, rng, &logs);
+  const auto scalars = random_scalars(n, rng);
+  for (unsigned c : {1u, 2u, 5u, 8u, 13u, 16u}) {
+    for (unsigned m : {1u, 3u, 0u}) {
+      Case k;
+      k.cfg.window_bits = c;
+      k.cfg.precompute = m;
+      k.cfg.bucket_run = 1 + (c * 7 + m) % 40;
+      expect_matches_cpu(bases, scalars, k, "c=" + std::to_string(c) + " m=" + std::to_string(m));
+    }
+  }
+}
+
+// Scalars in canonical form, chunked runs (host staging through two buffers), streamed bases.
+TEST(GpuMsm, ChunksFormsAndStreaming) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  SCOPED_TRACE("seed " + std::to_string(gputest::test_seed()));
+  std::vector<Fr> logs;
+  const size_t n = 10007;
+  const auto bases = progression<G1Affine>(n, rng, &logs);
+  const auto scalars = random_scalars(n, rng);
+  Case c;
+  c.form = ScalarForm::canonical;
+  expect_matches_cpu(bases, scalars, c, "canonical host");
+  c.scalars_at = Memory::device;
+  expect_matches_cpu(bases, scalars, c, "canonical device");
+  c = Case{};
+  c.cfg.chunk_points = 1000;
+  expect_matches_cpu(bases, scalars, c, "11 chunks, host scalars");
+  c.cfg.precompute = 0;
+  c.scalars_at = Memory::device;
+  expect_matches_cpu(bases, scalars, c, "11 chunks, device scalars, precomputed");
+  c = Case{};
+  c.cfg.chunk_points = 4096;
+  c.streamed = true;
+  expect_matches_cpu(bases, scalars, c, "streamed bases, 3 chunks");
+  const auto g2 = progression<G2Affine>(3001, rng, &logs);
+  const auto s2 = random_scalars(3001, rng);
+  expect_matches_cpu(g2, s2, c, "G2 streamed bases");
+}
+
+template <class A>
+void special_inputs() {
+  std::mt19937_64 rng(gputest::test_seed());
+  SCOPED_TRACE("seed " + std::to_string(gputest::test_seed()));
+  std::vector<Fr> logs;
+  const size_t n = 5000;
+  const auto bases = progression<A>(n, rng, &logs);
+  const auto random = random_scalars(n, rng);
+  for (unsigned m : {1u, 0u}) {
+    Case c;
+    c.cfg.precompute = m;
+    const std::string tag = m ? " (no precompute)" : " (precomputed)";
+    expect_matches_cpu(bases, std::vector<Fr>(n, Fr::zero()), c, "all zero" + tag);
+    expect_matches_cpu(bases, std::vector<Fr>(n, Fr::one()), c, "all one" + tag);
+    expect_matches_cpu(bases, std::vector<Fr>(n, -Fr::one()), c, "all r-1" + tag);
+    std::vector<Fr> binary(n);
+    for (auto& x : binary) x = rng() % 2 ? Fr::one() : Fr::zero();
+    expect_matches_cpu(bases, binary, c, "0/1" + tag);
+    expect_matches_cpu(std::vector<A>(n, bases[7]), random, c, "one repeated base" + tag);
+    const Fr same = random_field<Fr>(rng);
+    expect_matches_cpu(bases, std::vector<Fr>(n, same), c, "one repeated scalar" + tag);
+    std::vector<A> holes = bases;
+    for (size_t i = 0; i < n; i += 3) holes[i] = A::infinity();
+    expect_matches_cpu(holes, random, c, "infinity bases" + tag);
+    expect_matches_cpu(std::vector<A>(n, A::infinity()), random, c, "all infinity" + tag);
+    std::vector<A> pm = bases;
+    for (size_t i = 1; i < n; i += 2) pm[i] = pm[i - 1].neg();
+    std::vector<Fr> ones(n, Fr::one());
+    expect_matches_cpu(pm, ones, c, "P and -P" + tag);
+  }
+}
+TEST(GpuMsm, G1SpecialInputs) {
+  CUZK_REQUIRE_GPU();
+  special_inputs<G1Affine>();
+}
+TEST(GpuMsm, G2SpecialInputs) {
+  CUZK_REQUIRE_GPU();
+  special_inputs<G2Affine>();
+}
+
+template <class A>
+void density_case(size_t n, const Case& c, std::mt19937_64& rng) {
+  SCOPED_TRACE("n=" + std::to_string(n));
+  std::vector<uint64_t> density((n + 63) / 64);
+  for (auto& w : density) w = rng() & rng();  // about a quarter present, like B's density
+  if (n % 64) density.back() |= ~uint64_t(0) << (n % 64);  // bits past the end are ignored
+  size_t present = 0;
+  for (size_t i = 0; i < n; ++i) present += (density[i / 64] >> (i % 64)) & 1;
+  std::vector<Fr> logs;
+  const auto bases = progression<A>(present, rng, &logs);
+  const auto scalars = random_scalars(n, rng);
+  auto want = cpu::msm<A>(bases, scalars, density);
+  ASSERT_TRUE(want.ok()) << want.message();
+  auto got = device_msm(bases, scalars, c, density.data());
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_TRUE(*got == *want);
+  // The number of bases must be the present count.
+  auto more = bases;
+  more.push_back(A::generator());
+  EXPECT_FALSE(device_msm(more, scalars, c, density.data()).ok());
+}
+TEST(GpuMsm, Density) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  SCOPED_TRACE("seed " + std::to_string(gputest::test_seed()));
+  Case c;
+  for (size_t n : {1, 65, 1000, 20000 + 3}) density_case<G1Affine>(n, c, rng);
+  c.cfg.chunk_points = 3000;
+  c.streamed = true;
+  density_case<G1Affine>(20000 + 3, c, rng);
+  c = Case{};
+  c.cfg.precompute = 0;
+  c.cfg.chunk_points = 5000;
+  density_case<G1Affine>(20000 + 3, c, rng);
+  density_case<G2Affine>(3000, Case{}, rng);
+}
+
+TEST(GpuMsm, Errors) {
+  CUZK_REQUIRE_GPU();
+  auto s = Stream::create(test_device());
+  CUZK_ASSERT_OK(s);
+  auto ctx = Msm<G1Affine>::create(test_device(), 100);
+  CUZK_ASSERT_OK(ctx);
+  std::vector<Fr> sc(10, Fr::one());
+  EXPECT_FALSE(ctx->run(sc.data(), sc.size(), Memory::host, ScalarForm::montgomery, *s).ok());  // no bases
+  std::vector<G1Affine> b(50, G1Affine::generator());
+  CUZK_ASSERT_OK(ctx->set_bases(b.data(), b.size(), Memory::host, *s));
+  std::vector<Fr> more(51, Fr::one());
+  EXPECT_FALSE(ctx->run(more.data(), more.size(), Memory::host, ScalarForm::montgomery, *s).ok());
+  std::vector<G1Affine> too_many(101, G1Affine::generator());
+  EXPECT_FALSE(ctx->set_bases(too_many.data(), too_many.size(), Memory::host, *s).ok());
+  auto none = ctx->run(sc.data(), 0, Memory::host, ScalarForm::montgomery, *s);
+  CUZK_ASSERT_OK(none);
+  EXPECT_TRUE(none->is_inf());
+  MsmConfig bad;
+  bad.window_bits = 30;
+  EXPECT_FALSE((Msm<G1Affine>::plan(100, bad).ok()));
+  auto plan = Msm<G1Affine>::plan(size_t(1) << 20);
+  CUZK_ASSERT_OK(plan);
+  EXPECT_GT(plan->total_bytes(), (size_t(1) << 20) * sizeof(G1Affine));
+}
+
+// Large sizes: Σ s_i·[k_i]G == [Σ s_i·k_i]G with P_i drawn from a table of 2^16 known multiples
+// by a random index, so a wrong base index or sign shows w.h.p. Runs the precomputed and plain modes.
+template <class A>
+void discrete_log_check(size_t n) {
+  SCOPED_TRACE("n=" + std::to_string(n));
+  std::mt19937_64 rng(gputest::test_seed() + n);
+  std::vector<Fr> logs;
+  const auto table = progression<A>(size_t(1) << 16, rng, &logs);
+  std::vector<A> bases(n);
+  std::vector<Fr> scalars(n);
+  std::mutex mu;
+  Fr k = Fr::zero();
+  const uint64_t salt = rng();
+  gputest::parallel_for(n, [&](size_t b, size_t e) {
+    std::mt19937_64 r(salt ^ (b * 0x9e3779b97f4a7c15ull));
+    Fr acc = Fr::zero();
+    for (size_t i = b; i < e; ++i) {
+      const size_t j = r() & 0xffff;
+      bases[i] = table[j];
+      scalars[i] = i % 11 == 0 ? Fr::from_u64(i % 3) : random_field<Fr>(r);
+      acc += scalars[i] * logs[j];
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    k += acc;
+  });
+  const Jac<A> want = A::generator().mul(k);
+  for (unsigned m : {0u, 1u}) {
+    Case c;
+    c.cfg.precompute = m;
+    c.scalars_at = Memory::device;
+    c.bases_at = Memory::device;
+    auto got = device_msm(bases, scalars, c);
+    ASSERT_TRUE(got.ok()) << got.message();
+    EXPECT_TRUE(*got == want) << "precompute " << m;
+  }
+}
+TEST(GpuMsm, G1LargeSizes) {
+  CUZK_REQUIRE_GPU();
+  for (size_t n : {(size_t(1) << 18) + 3, size_t(1) << 20, (size_t(1) << 22)}) discrete_log_check<G1Affine>(n);
+}
+TEST(GpuMsm, G2LargeSizes) {
+  CUZK_REQUIRE_GPU();
+  for (size_t n : {(size_t(1) << 18) - 1, size_t(1) << 20}) discrete_log_check<G2Affine>(n);
+}
+
+}  // namespace
+}  // namespace cuzk::cuda
