@@ -39,6 +39,11 @@ struct NttCosetPowers {
   Fr shift{};
   DeviceBuffer<Fr> lo, hi, inv_lo, inv_hi;
   size_t device_bytes() const { return (lo.size() + hi.size() + inv_lo.size() + inv_hi.size()) * sizeof(Fr); }
+  // What coset_powers allocates for size 2^log_n (for memory planners).
+  static size_t device_bytes_for(unsigned log_n) {
+    const unsigned a = (log_n + 1) / 2;
+    return 2 * ((size_t(1) << a) + (size_t(1) << (log_n - a))) * sizeof(Fr);
+  }
 };
 
 // Tuning knobs of the transform kernels. The defaults are the fastest of a sweep on an H200

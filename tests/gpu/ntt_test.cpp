@@ -116,6 +116,7 @@ void check_against_cpu(Gpu& t, const NttPlan& plan, unsigned log_n, bool all_ord
   ASSERT_EQ(plan.default_coset_shift(log_n), dom->coset_shift());
   auto coset = plan.coset_powers(s, log_n);
   ASSERT_TRUE(coset.ok()) << coset.message();
+  ASSERT_EQ(coset->device_bytes(), NttCosetPowers::device_bytes_for(log_n));
 
   for (int op = 0; op < 4; ++op) {
     const std::vector<Fr> x = random_vector(size_t(1) << log_n, rng);
