@@ -1,0 +1,77 @@
+// The compute interface on one CUDA device, with every device allocation planned first.
+//
+// The seed of cuzk is a crash: two workers allocated on one card at once and one died in
+// cudaMallocAsync. So here every stage (the H polynomial, each MSM) computes its peak device memory
+// from the problem and the budget before it allocates anything, picks a plan that fits (fewer
+// resident buffers, smaller MSM chunks, bases streamed from the host), and fails with a clear
+// error if none does. All of a stage's memory comes from its plan and is freed when the stage
+// ends; a failure anywhere (allocation, kernel) comes back as a Status and leaves the device clean.
+//
+// Base arrays of a parameter set can stay resident between proofs: the backend keeps an MSM
+// context (bases uploaded, multiples precomputed) per base array it has seen, as long as the
+// resident total stays within `resident_fraction` of the budget.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/compute.hpp"
+
+namespace cuzk::cuda {
+
+struct CudaBackendOptions {
+  int device = 0;
+  // Device memory this backend may use. 0: the device's free memory at creation less `margin`.
+  size_t vram_budget = 0;
+  size_t margin = size_t(512) << 20;
+  // Keep MSM contexts (bases + precomputed multiples) between calls, within this share of the budget.
+  double resident_fraction = 0.75;
+  // Precomputed multiples per base for resident bases (1: none). Costs m × the base array.
+  unsigned precompute = 1;
+};
+
+// One stage's plan, for logs and tests.
+struct StagePlan {
+  std::string stage;   // "h", "msm g1 (n)", ...
+  std::string choice;  // "three buffers", "one buffer + streamed b, c", "chunks of 2^22", ...
+  size_t bytes = 0;    // peak device bytes of the stage (resident memory excluded)
+};
+
+class CudaBackend final : public ComputeBackend {
+ public:
+  static Result<std::unique_ptr<CudaBackend>> create(const CudaBackendOptions& options);
+  ~CudaBackend() override;
+
+  std::string name() const override;
+  Status compute_h(const HRequest& request) override;
+  Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) override;
+  Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
+
+  // The plan compute_h would follow for 2^log_n, without allocating.
+  Result<StagePlan> plan_h(unsigned log_n) const;
+
+  size_t budget() const { return budget_; }
+  size_t resident_bytes() const;
+  // The largest resident + stage total planned so far (the backend's peak device memory).
+  size_t peak_planned_bytes() const;
+  // Every stage planned so far, in order (cleared by clear_log()).
+  std::vector<StagePlan> plan_log() const;
+  void clear_log();
+  // Drops resident bases (e.g. when a parameter set is evicted).
+  void release_resident();
+
+  struct Impl;
+
+ private:
+  explicit CudaBackend(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  size_t budget_ = 0;
+};
+
+}  // namespace cuzk::cuda

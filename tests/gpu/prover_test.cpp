@@ -1,0 +1,168 @@
+// The Groth16 prover on the CUDA backend: the same proof as the CPU backend, bit for bit, for the
+// same key, assignment and (r, s); under tight memory budgets (one-vector H plan, streamed MSMs);
+// and a budget too small for any plan is a clear error, not a crash.
+#include <gtest/gtest.h>
+
+#include "backend/cuda/cuda_backend.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "groth16/zkey_assignment.hpp"
+#include "io/snarkjs_wtns.hpp"
+#include "io/snarkjs_zkey.hpp"
+#include "r1cs/circuits/samples.hpp"
+#include "r1cs/matrices.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace cuzk {
+namespace {
+
+struct Keyed {
+  groth16::ProvingKey pk;
+  groth16::PreparedVerifyingKey pvk;
+  std::unique_ptr<r1cs::Circuit> circuit;
+};
+
+Keyed make_keyed(const r1cs::SampleSpec& spec, uint64_t seed) {
+  auto circuit = r1cs::make_sample_circuit(spec);
+  EXPECT_TRUE(circuit.ok()) << circuit.message();
+  r1cs::RecordingSystem shape(false);
+  EXPECT_TRUE((*circuit)->synthesize(shape).ok());
+  auto pk = groth16::generate_parameters(shape.matrices(), {seed});
+  EXPECT_TRUE(pk.ok()) << pk.message();
+  auto pvk = groth16::prepare_verifying_key(pk->vk);
+  EXPECT_TRUE(pvk.ok());
+  return {std::move(*pk), std::move(*pvk), std::move(*circuit)};
+}
+
+// Proves on the CPU and on `gpu` with the same randomness; both must be identical and verify.
+void expect_same_proof(const groth16::ProvingKey& pk, const groth16::PreparedVerifyingKey& pvk,
+                       const r1cs::Assignment& as, cuda::CudaBackend& gpu, uint64_t rs_seed) {
+  const std::vector<Fr> inputs(as.input_assignment.begin() + 1, as.input_assignment.end());
+  auto as_cpu = as, as_gpu = as;
+  const auto rs = groth16::ProofRandomness::from_seed(rs_seed);
+  auto cpu = groth16::create_proof(pk, as_cpu, rs);
+  ASSERT_TRUE(cpu.ok()) << cpu.message();
+  auto dev = groth16::create_proof(pk, as_gpu, rs, gpu);
+  ASSERT_TRUE(dev.ok()) << dev.message();
+  EXPECT_EQ(proof_to_bytes(*cpu), proof_to_bytes(*dev));
+  auto ok = groth16::verify_proof(pvk, *dev, inputs);
+  ASSERT_TRUE(ok.ok()) << ok.message();
+  EXPECT_TRUE(*ok);
+}
+
+class CudaProver : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    seed_ = gputest::test_seed();
+    rng_.seed(seed_);
+  }
+  Result<std::unique_ptr<cuda::CudaBackend>> backend(size_t budget = 0) {
+    cuda::CudaBackendOptions o;
+    o.device = gputest::test_device();
+    o.vram_budget = budget;
+    return cuda::CudaBackend::create(o);
+  }
+  uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+
+TEST_F(CudaProver, SameProofAsCpuForEverySampleCircuit) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  auto gpu = backend();
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  std::vector<r1cs::SampleSpec> specs(5);
+  specs[0].kind = "merkle", specs[0].merkle_depth = 4;
+  specs[1].kind = "merkle", specs[1].merkle_depth = 16;
+  specs[2].kind = "sha256", specs[2].message_bytes = 32;
+  specs[3].kind = "synthetic", specs[3].log_domain = 10;
+  specs[4].kind = "synthetic", specs[4].log_domain = 14;
+  for (auto& spec : specs) {
+    SCOPED_TRACE(spec.describe());
+    spec.seed = rng_();
+    Keyed k = make_keyed(spec, rng_());
+    auto as = r1cs::synthesize_for_proving(*k.circuit);
+    ASSERT_TRUE(as.ok());
+    expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+    // A second proof reuses the resident bases.
+    expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+  }
+}
+
+TEST_F(CudaProver, SameProofAsCpuFromASnarkjsZkey) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  auto zkey = read_zkey(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.zkey");
+  ASSERT_TRUE(zkey.ok()) << zkey.message();
+  auto wtns = read_wtns(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.wtns");
+  ASSERT_TRUE(wtns.ok()) << wtns.message();
+  auto as = groth16::assignment_from_zkey(*zkey, wtns->values);
+  ASSERT_TRUE(as.ok()) << as.message();
+  auto pk = groth16::proving_key_from_zkey(*zkey);
+  ASSERT_TRUE(pk.ok()) << pk.message();
+  auto pvk = groth16::prepare_verifying_key(pk->vk);
+  ASSERT_TRUE(pvk.ok());
+  auto gpu = backend();
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  expect_same_proof(*pk, *pvk, *as, **gpu, rng_());
+}
+
+TEST_F(CudaProver, TightBudgetsPickLeanPlansAndStillAgree) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  r1cs::SampleSpec spec;
+  spec.kind = "synthetic";
+  spec.log_domain = 16;
+  spec.seed = rng_();
+  Keyed k = make_keyed(spec, rng_());
+  auto as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok());
+  // 3 vectors of 2^16 are 6 MiB; twiddles 1 MiB. These budgets force the one-vector plan and
+  // streamed MSMs in chunks.
+  for (size_t budget : {size_t(64) << 20, size_t(24) << 20}) {
+    SCOPED_TRACE(budget);
+    auto gpu = backend(budget);
+    ASSERT_TRUE(gpu.ok()) << gpu.message();
+    expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+    EXPECT_LE((*gpu)->peak_planned_bytes(), budget);
+    for (const auto& p : (*gpu)->plan_log())
+      std::printf("  budget %zu MiB: %s: %s, %zu bytes\n", budget >> 20, p.stage.c_str(), p.choice.c_str(),
+                  p.bytes);
+  }
+}
+
+TEST_F(CudaProver, BudgetTooSmallIsAClearError) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  r1cs::SampleSpec spec;
+  spec.kind = "synthetic";
+  spec.log_domain = 12;
+  spec.seed = rng_();
+  Keyed k = make_keyed(spec, rng_());
+  auto as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok());
+  auto gpu = backend(size_t(64) << 10);  // 64 KiB
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  auto copy = *as;
+  auto proof = groth16::create_proof(k.pk, copy, groth16::ProofRandomness::fresh(), **gpu);
+  ASSERT_FALSE(proof.ok());
+  EXPECT_NE(proof.message().find("budget"), std::string::npos) << proof.message();
+  // The device is left clean: a normal backend proves right after.
+  auto fine = backend();
+  ASSERT_TRUE(fine.ok());
+  expect_same_proof(k.pk, k.pvk, *as, **fine, rng_());
+}
+
+TEST_F(CudaProver, PlansA2To27DomainUnder8GiB) {
+  CUZK_REQUIRE_GPU();
+  auto gpu = backend(size_t(8) << 30);
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  auto plan = (*gpu)->plan_h(27);
+  ASSERT_TRUE(plan.ok()) << plan.message();
+  EXPECT_LE(plan->bytes, size_t(8) << 30);
+  std::printf("  2^27 H under 8 GiB: %s, %zu MiB\n", plan->choice.c_str(), plan->bytes >> 20);
+}
+
+}  // namespace
+}  // namespace cuzk
