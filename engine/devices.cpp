@@ -51,7 +51,7 @@ DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, 
   for (uint32_t i = 0; i < count; ++i) set.devices.push_back({i, memory_budget, workers});
   set.factory = [threads_per_worker](const DeviceDescriptor& d,
                                      uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
-    return std::unique_ptr<ComputeBackend>(new OwnedCpuBackend(std::max(1u, threads_per_worker), d.index));
+    return std::unique_ptr<ComputeBackend>(new OwnedCpuBackend(threads_per_worker, d.index));
   };
   return set;
 }

@@ -51,7 +51,9 @@ struct DeviceSet {
 };
 
 // `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend
-// over its own pool of `threads_per_worker` threads (1: inline on the worker).
-DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, unsigned threads_per_worker = 1);
+// over its own pool of `threads_per_worker` threads (1: inline on the worker; 0: one per
+// hardware thread).
+DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget,
+                      unsigned threads_per_worker = 1);
 
 }  // namespace cuzk::engine

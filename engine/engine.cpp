@@ -10,14 +10,15 @@
 namespace cuzk::engine {
 
 int64_t unix_ms_now() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
 const char* to_string(EngineEvent::Type t) {
-  static constexpr const char* names[] = {"submitted",       "admitted", "synthesized", "proving",
-                                          "partition_done",  "partition_retry", "job_done", "job_failed",
-                                          "job_cancelled",   "device_quarantined"};
+  static constexpr const char* names[] = {"submitted",      "admitted",          "synthesized", "proving",
+                                          "partition_done", "partition_retry",   "job_done",    "job_failed",
+                                          "job_cancelled",  "device_quarantined"};
   return names[size_t(t)];
 }
 
@@ -61,7 +62,8 @@ Status Engine::Impl::start() {
   host = std::make_unique<MemoryBudget>("host", host_bytes, log);
   std::map<uint32_t, MemoryBudget*> device_budgets;
   for (const auto& d : config.devices.devices) {
-    if (device_budgets.count(d.index)) return make_error("engine: device " + std::to_string(d.index) + " is listed twice");
+    if (device_budgets.count(d.index))
+      return make_error("engine: device " + std::to_string(d.index) + " is listed twice");
     if (d.workers == 0) return make_error("engine: device " + std::to_string(d.index) + " has no workers");
     auto dev = std::make_unique<DeviceState>();
     dev->desc = d;
@@ -69,7 +71,8 @@ Status Engine::Impl::start() {
     device_budgets[d.index] = dev->budget.get();
     devices.push_back(std::move(dev));
   }
-  params = std::make_unique<ParamCache>(*host, device_budgets, config.params_on_device, config.trusted_params, log);
+  params = std::make_unique<ParamCache>(*host, device_budgets, config.params_on_device, config.trusted_params,
+                                        log);
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
   if (!config.journal_path.empty()) {
@@ -79,8 +82,10 @@ Status Engine::Impl::start() {
     if (auto st = resume_from_journal(); !st) return st;
   }
   log->info("event=engine_started host_budget={} devices={} synthesis_workers={} journal={}", host_bytes,
-            devices.size(), config.synthesis_workers, config.journal_path.empty() ? "none" : config.journal_path);
-  for (unsigned n = 0; n < config.synthesis_workers; ++n) threads_.emplace_back([this, n] { synthesis_worker(n); });
+            devices.size(), config.synthesis_workers,
+            config.journal_path.empty() ? "none" : config.journal_path);
+  for (unsigned n = 0; n < config.synthesis_workers; ++n)
+    threads_.emplace_back([this, n] { synthesis_worker(n); });
   for (auto& dev : devices)
     for (uint32_t w = 0; w < dev->desc.workers; ++w)
       threads_.emplace_back([this, d = dev.get(), w] { device_worker(*d, w); });
@@ -124,7 +129,8 @@ Status Engine::Impl::resume_from_journal() {
     if (s.volatile_inputs) {
       to_close.push_back(job);
       job->error =
-          "the engine restarted before this job finished, and its partitions were given in memory only: submit it "
+          "the engine restarted before this job finished, and its partitions were given in memory only: "
+          "submit it "
           "again";
       continue;
     }
@@ -232,7 +238,8 @@ Result<JobResult> Engine::Impl::await(JobId id, std::chrono::milliseconds timeou
   const int64_t expires = job->expires_ms;
   lock.unlock();
   if (journal)
-    if (auto st = journal->set_expiry(id, expires); !st) log->warn("{} event=journal_error error=\"{}\"", job_context(id), st.message());
+    if (auto st = journal->set_expiry(id, expires); !st)
+      log->warn("{} event=journal_error error=\"{}\"", job_context(id), st.message());
   return r;
 }
 
@@ -261,7 +268,8 @@ void Engine::Impl::sweep_expired() {
     for (auto it = jobs_.begin(); it != jobs_.end();) {
       const JobRecord& j = *it->second;
       if (is_terminal(j.state) && j.expires_ms > 0 && j.expires_ms < now) {
-        log->info("{} event=result_expired state={} fetched={}", job_context(j.id), to_string(j.state), j.fetched);
+        log->info("{} event=result_expired state={} fetched={}", job_context(j.id), to_string(j.state),
+                  j.fetched);
         it = jobs_.erase(it);
       } else {
         ++it;
@@ -313,7 +321,8 @@ EngineStatus Engine::Impl::status() {
 
 // ------------------------------------------------------------------ terminal transitions
 
-std::vector<WorkPtr> Engine::Impl::close_job_locked(JobRecord& job, JobState state, const std::string& error) {
+std::vector<WorkPtr> Engine::Impl::close_job_locked(JobRecord& job, JobState state,
+                                                    const std::string& error) {
   std::vector<WorkPtr> drop;
   if (is_terminal(job.state)) return drop;
   job.state = state;
@@ -356,12 +365,13 @@ void Engine::Impl::after_close(const std::shared_ptr<JobRecord>& job) {
     if (auto st = journal->finish_job(job->id, state, error, timings, retries, unix_ms_now(), expires); !st)
       log->warn("{} event=journal_error error=\"{}\"", job_context(job->id), st.message());
   const auto level = state == JobState::done ? spdlog::level::info : spdlog::level::warn;
-  log->log(level,
-           "{} event=job_{} priority={} retries={} queue_wait_ms={:.1f} param_load_ms={:.1f} synthesis_ms={:.1f} "
-           "gpu_ms={:.1f} verify_ms={:.1f} total_ms={:.1f}{}",
-           job_context(job->id), to_string(state), to_string(job->priority), retries, timings.queue_wait_ms,
-           timings.param_load_ms, timings.synthesis_ms, timings.gpu_ms, timings.verify_ms, timings.total_ms,
-           error.empty() ? "" : " error=\"" + error + "\"");
+  log->log(
+      level,
+      "{} event=job_{} priority={} retries={} queue_wait_ms={:.1f} param_load_ms={:.1f} synthesis_ms={:.1f} "
+      "gpu_ms={:.1f} verify_ms={:.1f} total_ms={:.1f}{}",
+      job_context(job->id), to_string(state), to_string(job->priority), retries, timings.queue_wait_ms,
+      timings.param_load_ms, timings.synthesis_ms, timings.gpu_ms, timings.verify_ms, timings.total_ms,
+      error.empty() ? "" : " error=\"" + error + "\"");
   const auto type = state == JobState::done     ? EngineEvent::Type::job_done
                     : state == JobState::failed ? EngineEvent::Type::job_failed
                                                 : EngineEvent::Type::job_cancelled;
@@ -419,9 +429,17 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config) {
 }
 
 Result<JobId> Engine::submit(JobRequest request) { return impl_->submit(std::move(request)); }
-Result<JobResult> Engine::await(JobId id, std::chrono::milliseconds timeout) { return impl_->await(id, timeout); }
+Result<JobResult> Engine::await(JobId id, std::chrono::milliseconds timeout) {
+  return impl_->await(id, timeout);
+}
 Status Engine::cancel(JobId id) { return impl_->cancel(id); }
 EngineStatus Engine::status() const { return impl_->status(); }
+
+Result<SynthesizedPartition> Engine::synthesize(const std::string& name, const PartitionInput& input) {
+  auto lease = impl_->params->acquire(name, WaitKey{uint8_t(Priority::normal), 0}, "synthesize", {});
+  if (!lease) return lease.error();
+  return synthesize_partition(input, **lease, impl_->config.synthesis_threads);
+}
 
 Status Engine::register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key) {
   return impl_->params->register_key(name, std::move(key));
@@ -449,7 +467,8 @@ Status Engine::release_device(uint32_t index) {
     std::lock_guard lock(impl_->mu_);
     auto it = std::find_if(impl_->devices.begin(), impl_->devices.end(),
                            [&](const auto& d) { return d->desc.index == index; });
-    if (it == impl_->devices.end()) return make_error("device " + std::to_string(index) + " is not configured");
+    if (it == impl_->devices.end())
+      return make_error("device " + std::to_string(index) + " is not configured");
     (*it)->quarantined = false;
     (*it)->consecutive_failures = 0;
     impl_->log->info("device={} event=released_from_quarantine", index);

@@ -23,6 +23,7 @@
 #include "engine/job.hpp"
 #include "engine/log.hpp"
 #include "engine/status.hpp"
+#include "engine/synthesis.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::engine {
@@ -101,6 +102,11 @@ class Engine {
   Status cancel(JobId id);
 
   EngineStatus status() const;
+
+  // Synthesizes one partition under a parameter set on the calling thread, without queueing it:
+  // for callers that synthesize in one place and prove in another (submit the result as a
+  // SynthesizedInput), and to check an input before submitting it.
+  Result<SynthesizedPartition> synthesize(const std::string& params, const PartitionInput& input);
 
   Status register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key);
   Status preload_params(const std::string& name);

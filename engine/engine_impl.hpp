@@ -98,7 +98,8 @@ struct Engine::Impl {
   void after_close(const std::shared_ptr<JobRecord>& job);
   void fail_job(const std::shared_ptr<JobRecord>& job, const std::string& error);
   size_t healthy_devices_locked() const;
-  void fail_all_without_devices_locked(std::vector<std::shared_ptr<JobRecord>>& closed, std::vector<WorkPtr>& drop);
+  void fail_all_without_devices_locked(std::vector<std::shared_ptr<JobRecord>>& closed,
+                                       std::vector<WorkPtr>& drop);
   void wake_budgets();
   bool abandoned(const JobRecord& job) const { return stopping_.load() || job.closed.load(); }
 

@@ -34,7 +34,8 @@ FaultInjectingBackend::Fault FaultInjectingBackend::next_fault() {
 }
 
 Status FaultInjectingBackend::fault_status(Fault f) const {
-  if (f == Fault::allocation) return make_error(inner_->name() + ": out of memory (injected allocation failure)");
+  if (f == Fault::allocation)
+    return make_error(inner_->name() + ": out of memory (injected allocation failure)");
   if (f == Fault::kernel) return make_error(inner_->name() + ": kernel failed (injected error)");
   return {};
 }

@@ -24,11 +24,19 @@ Result<Enum> parse_enum(const std::string& text, const std::array<const char*, N
 const char* to_string(Priority p) { return kPriorityNames.at(size_t(p)); }
 const char* to_string(JobKind k) { return kKindNames.at(size_t(k)); }
 const char* to_string(JobState s) { return kStateNames.at(size_t(s)); }
-Result<Priority> parse_priority(const std::string& t) { return parse_enum<Priority>(t, kPriorityNames, "priority"); }
-Result<JobKind> parse_job_kind(const std::string& t) { return parse_enum<JobKind>(t, kKindNames, "job kind"); }
-Result<JobState> parse_job_state(const std::string& t) { return parse_enum<JobState>(t, kStateNames, "job state"); }
+Result<Priority> parse_priority(const std::string& t) {
+  return parse_enum<Priority>(t, kPriorityNames, "priority");
+}
+Result<JobKind> parse_job_kind(const std::string& t) {
+  return parse_enum<JobKind>(t, kKindNames, "job kind");
+}
+Result<JobState> parse_job_state(const std::string& t) {
+  return parse_enum<JobState>(t, kStateNames, "job state");
+}
 
-bool is_terminal(JobState s) { return s == JobState::done || s == JobState::failed || s == JobState::cancelled; }
+bool is_terminal(JobState s) {
+  return s == JobState::done || s == JobState::failed || s == JobState::cancelled;
+}
 
 Priority default_priority(JobKind kind) {
   switch (kind) {

@@ -96,8 +96,8 @@ struct JobResult {
   JobId id = 0;
   JobKind kind = JobKind::generic;
   Priority priority = Priority::normal;
-  JobState state = JobState::queued;  // queued or running: the wait timed out
-  std::vector<Proof> proofs;          // in partition order, each pairing-checked; when done
+  JobState state = JobState::queued;           // queued or running: the wait timed out
+  std::vector<Proof> proofs;                   // in partition order, each pairing-checked; when done
   std::vector<std::vector<Fr>> public_inputs;  // per partition, without ONE; when done
   std::string error;                           // when failed or cancelled
   JobTimings timings;

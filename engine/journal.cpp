@@ -31,7 +31,9 @@ CREATE TABLE IF NOT EXISTS partitions(
 // One prepared statement, finalized on scope exit.
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) : db_(db) { rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+  }
   ~Statement() { sqlite3_finalize(stmt_); }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -78,8 +80,8 @@ Status run_done(Statement& s, const std::string& what) {
 
 Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, bool sync_full) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                                 nullptr);
+  const int rc = sqlite3_open_v2(path.c_str(), &db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "cannot allocate";
     sqlite3_close(db);
@@ -88,8 +90,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const std::string& path, bool syn
   std::unique_ptr<Journal> j(new Journal(db));
   sqlite3_busy_timeout(db, 10000);
   for (const std::string& sql : {std::string("PRAGMA journal_mode=WAL"),
-                                std::string("PRAGMA synchronous=") + (sync_full ? "FULL" : "NORMAL"),
-                                std::string("PRAGMA foreign_keys=ON"), std::string(kSchema)}) {
+                                 std::string("PRAGMA synchronous=") + (sync_full ? "FULL" : "NORMAL"),
+                                 std::string("PRAGMA foreign_keys=ON"), std::string(kSchema)}) {
     if (auto st = j->exec(sql); !st) return make_error("journal " + path + ": " + st.message());
   }
   return j;
@@ -138,7 +140,10 @@ Status Journal::finish_job(JobId id, JobState state, const std::string& error, c
   Statement s(db_,
               "UPDATE jobs SET state=?2, error=?3, timings=?4, retries=?5, finished_ms=?6, expires_ms=?7, "
               "completions=completions+1 WHERE id=?1");
-  s.bind(1, int64_t(id)).bind(2, std::string(to_string(state))).bind(3, error).bind(4, timings_to_json(timings));
+  s.bind(1, int64_t(id))
+      .bind(2, std::string(to_string(state)))
+      .bind(3, error)
+      .bind(4, timings_to_json(timings));
   s.bind(5, int64_t(retries)).bind(6, finished_ms).bind(7, expires_ms);
   return run_done(s, "recording a job's outcome");
 }
@@ -159,8 +164,9 @@ Status Journal::remove_job(JobId id) {
 
 Result<size_t> Journal::remove_expired(int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  Statement s(db_,
-              "DELETE FROM jobs WHERE state IN ('done','failed','cancelled') AND expires_ms > 0 AND expires_ms < ?1");
+  Statement s(
+      db_,
+      "DELETE FROM jobs WHERE state IN ('done','failed','cancelled') AND expires_ms > 0 AND expires_ms < ?1");
   s.bind(1, now_ms);
   if (auto st = run_done(s, "removing expired results"); !st) return st.error();
   return size_t(sqlite3_changes(db_));
@@ -207,12 +213,14 @@ Result<std::vector<StoredJob>> Journal::load_all() {
     if (it == at.end()) continue;
     StoredPartition p;
     auto proof = proof_from_bytes(s.column_blob(2));
-    if (!proof) return make_error("journal: job " + std::to_string(id) + ": stored proof: " + proof.message());
+    if (!proof)
+      return make_error("journal: job " + std::to_string(id) + ": stored proof: " + proof.message());
     p.proof = *proof;
     const auto in = s.column_blob(3);
     for (size_t off = 0; off + Fr::BYTES <= in.size(); off += Fr::BYTES) {
       Fr x;
-      if (!x.from_bytes_le(in.data() + off)) return make_error("journal: job " + std::to_string(id) + ": bad input");
+      if (!x.from_bytes_le(in.data() + off))
+        return make_error("journal: job " + std::to_string(id) + ": bad input");
       p.public_inputs.push_back(x);
     }
     jobs[it->second].partitions[uint32_t(s.column_int(1))] = std::move(p);

@@ -55,8 +55,8 @@ class Journal {
   Status save_partition(JobId id, uint32_t index, const Proof& proof, std::span<const Fr> public_inputs);
   Status set_running(JobId id);
   // The job's outcome: state done/failed/cancelled, counted in `completions`.
-  Status finish_job(JobId id, JobState state, const std::string& error, const JobTimings& timings, uint32_t retries,
-                    int64_t finished_ms, int64_t expires_ms);
+  Status finish_job(JobId id, JobState state, const std::string& error, const JobTimings& timings,
+                    uint32_t retries, int64_t finished_ms, int64_t expires_ms);
   Status set_expiry(JobId id, int64_t expires_ms);
   Status remove_job(JobId id);
   // Removes finished jobs whose results expired before `now_ms`; returns how many.

@@ -50,7 +50,8 @@ void MemoryBudget::Reservation::release() {
   bytes_ = 0;
 }
 
-MemoryBudget::MemoryBudget(std::string name, uint64_t capacity, Logger log) : state_(std::make_shared<State>()) {
+MemoryBudget::MemoryBudget(std::string name, uint64_t capacity, Logger log)
+    : state_(std::make_shared<State>()) {
   state_->name = std::move(name);
   state_->capacity = capacity;
   state_->log = std::move(log);
@@ -61,8 +62,8 @@ Result<MemoryBudget::Reservation> MemoryBudget::acquire(uint64_t bytes, WaitKey 
                                                         const std::function<void(uint64_t)>& relieve) {
   State& s = *state_;
   if (bytes > s.capacity)
-    return make_error(who + ": needs " + std::to_string(bytes) + " bytes of " + s.name + " memory, more than its " +
-                      "whole budget of " + std::to_string(s.capacity) + " bytes");
+    return make_error(who + ": needs " + std::to_string(bytes) + " bytes of " + s.name +
+                      " memory, more than its " + "whole budget of " + std::to_string(s.capacity) + " bytes");
   std::unique_lock lock(s.mutex);
   const auto me = s.waiting.insert(key);
   bool logged_wait = false;
@@ -90,8 +91,8 @@ Result<MemoryBudget::Reservation> MemoryBudget::acquire(uint64_t bytes, WaitKey 
       if (s.capacity - s.reserved >= bytes) continue;
     }
     if (!logged_wait) {
-      s.log->info("{} budget={} event=wait bytes={} reserved={} left={} waiters={}", who, s.name, bytes, s.reserved,
-                  s.capacity - s.reserved, s.waiting.size());
+      s.log->info("{} budget={} event=wait bytes={} reserved={} left={} waiters={}", who, s.name, bytes,
+                  s.reserved, s.capacity - s.reserved, s.waiting.size());
       logged_wait = true;
     }
     s.changed.wait(lock);

@@ -72,7 +72,10 @@ void ParamCache::Lease::release() {
 
 ParamCache::ParamCache(MemoryBudget& host, std::map<uint32_t, MemoryBudget*> devices, bool keep_on_device,
                        bool trusted, Logger log)
-    : host_(host), devices_(std::move(devices)), keep_on_device_(keep_on_device), trusted_(trusted),
+    : host_(host),
+      devices_(std::move(devices)),
+      keep_on_device_(keep_on_device),
+      trusted_(trusted),
       log_(std::move(log)) {}
 
 ParamCache::~ParamCache() = default;
@@ -92,7 +95,8 @@ Status ParamCache::register_key(const std::string& name, std::shared_ptr<const g
   return {};
 }
 
-Result<std::shared_ptr<ParamSet>> ParamCache::load(const std::string& name, WaitKey wait, const std::string& who,
+Result<std::shared_ptr<ParamSet>> ParamCache::load(const std::string& name, WaitKey wait,
+                                                   const std::string& who,
                                                    const std::function<bool()>& abandon) {
   std::error_code ec;
   const auto file_bytes = std::filesystem::file_size(name, ec);
@@ -226,7 +230,8 @@ bool ParamCache::make_resident(const Lease& lease, uint32_t device) {
                                        "params=" + lease->name + " device=" + std::to_string(device));
   if (!r) return false;
   e.resident.emplace(device, std::move(*r));
-  log_->info("params={} device={} event=resident bytes={}", lease->name, device, params_device_bytes(lease->shape));
+  log_->info("params={} device={} event=resident bytes={}", lease->name, device,
+             params_device_bytes(lease->shape));
   return true;
 }
 
@@ -249,7 +254,8 @@ void ParamCache::relieve_host(uint64_t bytes) {
     for (const auto& [tick, name] : idle) {
       if (freed >= bytes) break;
       freed += entries_.at(name)->host.bytes();
-      log_->info("params={} event=evict reason=host_pressure host_bytes={}", name, entries_.at(name)->host.bytes());
+      log_->info("params={} event=evict reason=host_pressure host_bytes={}", name,
+                 entries_.at(name)->host.bytes());
       gone.push_back(std::move(entries_.at(name)));
       entries_.erase(name);
     }

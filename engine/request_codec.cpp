@@ -61,7 +61,8 @@ Result<JobRequest> request_from_json(const std::string& text) {
         r.partitions.emplace_back(std::move(in));
       } else if (e.contains("circom")) {
         const auto& c = e.at("circom");
-        r.partitions.emplace_back(CircomInput{c.at("r1cs").get<std::string>(), c.at("wtns").get<std::string>()});
+        r.partitions.emplace_back(
+            CircomInput{c.at("r1cs").get<std::string>(), c.at("wtns").get<std::string>()});
       } else {
         r.partitions.emplace_back(SynthesizedInput{});
       }

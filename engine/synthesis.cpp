@@ -31,14 +31,15 @@ Result<r1cs::Assignment> from_circom(const CircomInput& in, const ParamSet& para
     if (!parsed) return parsed.error();
     cs = std::move(*parsed);
   }
-  if (params.zkey_matrices) return groth16::assignment_from_zkey(*params.zkey_matrices, wtns->values, cs ? &*cs : nullptr);
+  if (params.zkey_matrices)
+    return groth16::assignment_from_zkey(*params.zkey_matrices, wtns->values, cs ? &*cs : nullptr);
   if (!cs) return make_error("a circom witness proved with bellman parameters needs the circuit's .r1cs");
   auto m = to_constraint_matrices(*cs);
   auto bad = r1cs::first_unsatisfied(m, wtns->values);
   if (!bad) return bad.error();
   if (bad->has_value())
-    return make_error("the witness " + in.wtns_path + " does not satisfy constraint " + std::to_string(**bad) +
-                      " of " + in.r1cs_path);
+    return make_error("the witness " + in.wtns_path + " does not satisfy constraint " +
+                      std::to_string(**bad) + " of " + in.r1cs_path);
   return r1cs::evaluate(m, wtns->values, threads);
 }
 

@@ -12,7 +12,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 std::string worker_context(const WorkItem& w, const std::string& worker, int device = -1) {
   std::string s = job_context(w.job->id, int(w.partition)) + " worker=" + worker;
@@ -52,10 +54,11 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
     return;
   }
   const uint64_t bytes = partition_host_bytes(**lease);
-  auto reservation =
-      host->acquire(bytes, job->wait_key(), who, abandon, [this](uint64_t short_by) { params->relieve_host(short_by); });
+  auto reservation = host->acquire(bytes, job->wait_key(), who, abandon,
+                                   [this](uint64_t short_by) { params->relieve_host(short_by); });
   if (!reservation) {
-    if (!abandoned(*job)) fail_job(job, "partition " + std::to_string(item->partition) + ": " + reservation.message());
+    if (!abandoned(*job))
+      fail_job(job, "partition " + std::to_string(item->partition) + ": " + reservation.message());
     return;
   }
   bool first_admission = false;
@@ -108,7 +111,8 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
       std::lock_guard lock(mu_);
       dev.last_error = "cannot create a backend: " + backend.message();
       dev.quarantined = true;
-      log->error("worker={} device={} event=device_quarantined reason=\"{}\"", name, dev.desc.index, dev.last_error);
+      log->error("worker={} device={} event=device_quarantined reason=\"{}\"", name, dev.desc.index,
+                 dev.last_error);
       if (healthy_devices_locked() == 0) fail_all_without_devices_locked(closed, drop);
     }
     drop.clear();
@@ -162,19 +166,21 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   shape.attempt = item->attempt;
   shape.params_resident = params->make_resident(item->params, dev.desc.index);
   const uint64_t plan = config.devices.planner(shape);
-  auto vram = dev.budget->acquire(plan, job->wait_key(), who, [this, job] { return abandoned(*job); },
-                                  [this, &dev](uint64_t short_by) { params->relieve_device(dev.desc.index, short_by); });
+  auto vram = dev.budget->acquire(
+      plan, job->wait_key(), who, [this, job] { return abandoned(*job); },
+      [this, &dev](uint64_t short_by) { params->relieve_device(dev.desc.index, short_by); });
   if (!vram) {
     if (abandoned(*job)) return;
     // The plan does not fit this device at all: not the device's fault; try another.
     stage_failed(std::move(item), dev, vram.message(), false);
     return;
   }
-  const auto rs = job->request.randomness_seed
-                      ? groth16::ProofRandomness::from_seed(*job->request.randomness_seed * 1000003 + item->partition)
-                      : groth16::ProofRandomness::fresh();
-  log->info("{} event=prove_start attempt={} plan_bytes={} params_resident={} backend={}", who, item->attempt, plan,
-            shape.params_resident, backend.name());
+  const auto rs =
+      job->request.randomness_seed
+          ? groth16::ProofRandomness::from_seed(*job->request.randomness_seed * 1000003 + item->partition)
+          : groth16::ProofRandomness::fresh();
+  log->info("{} event=prove_start attempt={} plan_bytes={} params_resident={} backend={}", who, item->attempt,
+            plan, shape.params_resident, backend.name());
   const auto start = Clock::now();
   auto proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
   const double gpu_ms = ms_since(start);
@@ -197,7 +203,8 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   }
   if (!ok || !*ok) {
     stage_failed(std::move(item), dev,
-                 ok ? std::string("the proof failed its pairing check") : "the proof cannot be checked: " + ok.message(),
+                 ok ? std::string("the proof failed its pairing check")
+                    : "the proof cannot be checked: " + ok.message(),
                  true);
     return;
   }
@@ -214,7 +221,7 @@ void Engine::Impl::partition_done(WorkPtr item, const Proof& proof) {
   const std::shared_ptr<JobRecord> job = item->job;
   const uint32_t p = item->partition;
   std::vector<Fr> inputs = std::move(item->synthesized->public_inputs);
-  item.reset();  // the host reservation and the parameter lease go back now
+  item.reset();             // the host reservation and the parameter lease go back now
   if (job->closed) return;  // (a stopping engine still journals the proof: it is not redone on restart)
   if (journal)
     if (auto st = journal->save_partition(job->id, p, proof, inputs); !st)
@@ -254,8 +261,8 @@ void Engine::Impl::stage_failed(WorkPtr item, DeviceState& dev, const std::strin
     item->failed_on.insert(dev.desc.index);
     give_up = ++item->attempt >= config.max_attempts;
   }
-  log->warn("{} event=stage_failed device={} attempt={} device_fault={} error=\"{}\"", job_context(job->id, int(p)), d,
-            item->attempt, device_fault, error);
+  log->warn("{} event=stage_failed device={} attempt={} device_fault={} error=\"{}\"",
+            job_context(job->id, int(p)), d, item->attempt, device_fault, error);
   if (quarantined_now) {
     log->error("device={} event=device_quarantined consecutive_failures={} last_error=\"{}\"", d,
                config.quarantine_after, error);

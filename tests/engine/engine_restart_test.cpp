@@ -37,12 +37,15 @@ TEST(EngineRestart, EveryAcceptedJobCompletesOnceAfterARestart) {
     auto engine = Engine::create(journaled(path, first, std::chrono::milliseconds(2)));
     ASSERT_TRUE(engine.ok()) << engine.message();
     for (int i = 0; i < 12; ++i) {
-      const JobKind kind = i % 4 == 0 ? JobKind::porep_c2 : i % 4 == 1 ? JobKind::winning_post : JobKind::generic;
+      const JobKind kind = i % 4 == 0   ? JobKind::porep_c2
+                           : i % 4 == 1 ? JobKind::winning_post
+                                        : JobKind::generic;
       auto id = (*engine)->submit(tiny_job(kind));
       ASSERT_TRUE(id.ok()) << id.message();
       ids.push_back(*id);
     }
-    while (first.count(EngineEvent::Type::job_done) < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (first.count(EngineEvent::Type::job_done) < 3)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     // The engine goes away with work queued, synthesized and on the device.
   }
   for (const auto& e : first.events())
@@ -67,7 +70,8 @@ TEST(EngineRestart, EveryAcceptedJobCompletesOnceAfterARestart) {
     expect_verifies(*(*engine)->await(*fresh, kLongWait), *tiny_key());
   }
   for (JobId id : ids)
-    EXPECT_EQ(first.count(EngineEvent::Type::job_done, id) + second.count(EngineEvent::Type::job_done, id), 1u)
+    EXPECT_EQ(first.count(EngineEvent::Type::job_done, id) + second.count(EngineEvent::Type::job_done, id),
+              1u)
         << "job " << id;
   auto journal = Journal::open(path);
   ASSERT_TRUE(journal.ok());

@@ -74,7 +74,8 @@ TEST(EngineStress, HundredsOfMixedJobsFromConcurrentClients) {
   const auto s = (*engine)->status();
   EXPECT_EQ(s.jobs_done, uint64_t(kClients * kJobsPerClient));
   EXPECT_EQ(s.host_reserved, 0u);
-  EXPECT_EQ(s.devices[0].proofs_done + s.devices[1].proofs_done, uint64_t(kClients * (kJobsPerClient - 1 + 10)));
+  EXPECT_EQ(s.devices[0].proofs_done + s.devices[1].proofs_done,
+            uint64_t(kClients * (kJobsPerClient - 1 + 10)));
 }
 
 }  // namespace

@@ -21,8 +21,10 @@ std::unique_ptr<Engine> make_engine(EngineConfig c) {
 TEST(Engine, ProvesAJobOfEveryKind) {
   auto engine = make_engine(cpu_config(1, 2));
   ASSERT_TRUE(engine);
-  std::vector<std::pair<JobKind, size_t>> kinds = {{JobKind::generic, 1},     {JobKind::winning_post, 1},
-                                                   {JobKind::window_post, 1}, {JobKind::porep_c2, 10},
+  std::vector<std::pair<JobKind, size_t>> kinds = {{JobKind::generic, 1},
+                                                   {JobKind::winning_post, 1},
+                                                   {JobKind::window_post, 1},
+                                                   {JobKind::porep_c2, 10},
                                                    {JobKind::snap_deals, 16}};
   std::vector<JobId> ids;
   for (auto [kind, n] : kinds) {
@@ -123,7 +125,8 @@ TEST(Engine, PriorityThenAgeOrdersDispatch) {
   // The order in which jobs were first admitted: by priority, then by submission.
   std::vector<JobId> admitted;
   for (const auto& e : events.events())
-    if (e.type == EngineEvent::Type::admitted && std::find(admitted.begin(), admitted.end(), e.job) == admitted.end())
+    if (e.type == EngineEvent::Type::admitted &&
+        std::find(admitted.begin(), admitted.end(), e.job) == admitted.end())
       admitted.push_back(e.job);
   auto expected = submitted;
   std::stable_sort(expected.begin(), expected.end(),
@@ -141,7 +144,8 @@ TEST(Engine, WinningPostIsNotStuckBehindPoRep) {
   auto engine = make_engine(std::move(c));
   std::vector<JobId> porep;
   for (int i = 0; i < 3; ++i) porep.push_back(*engine->submit(tiny_job(JobKind::porep_c2)));
-  while (events.count(EngineEvent::Type::partition_done) < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (events.count(EngineEvent::Type::partition_done) < 2)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   const size_t before = events.count(EngineEvent::Type::partition_done);
   auto winning = engine->submit(tiny_job(JobKind::winning_post));
   ASSERT_TRUE(winning.ok());
@@ -168,7 +172,8 @@ TEST(Engine, CancelsQueuedAndRunningJobs) {
   EXPECT_EQ(rq->state, JobState::cancelled);
   EXPECT_EQ(rq->error, "cancelled by request");
   engine->resume();
-  while (events.count(EngineEvent::Type::partition_done, running) < 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (events.count(EngineEvent::Type::partition_done, running) < 1)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   ASSERT_TRUE(engine->cancel(running).ok());
   auto rr = engine->await(running, kLongWait);
   EXPECT_EQ(rr->state, JobState::cancelled);
@@ -177,15 +182,9 @@ TEST(Engine, CancelsQueuedAndRunningJobs) {
   EXPECT_EQ(engine->await(other, kLongWait)->state, JobState::done);
   EXPECT_EQ(events.count(EngineEvent::Type::admitted, queued), 0u);
   // Nothing of the cancelled jobs is left holding memory once the engine is idle.
-  for (;;) {
-    const auto s = engine->status();
-    if (s.partitions_synthesizing + s.partitions_proving + s.partitions_waiting_device == 0) {
-      EXPECT_EQ(s.host_reserved, 0u);
-      EXPECT_EQ(s.jobs_cancelled, 2u);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  const auto s = wait_until_idle(*engine);
+  EXPECT_EQ(s.host_reserved, 0u);
+  EXPECT_EQ(s.jobs_cancelled, 2u);
 }
 
 class ParamFiles : public ::testing::Test {
@@ -216,7 +215,8 @@ TEST_F(ParamFiles, LoadsOnceAndEvictsOnRequest) {
   expect_verifies(*r2, *key_for(tiny_spec(), 1));
   EXPECT_EQ(r2->timings.param_load_ms, 0);  // cached
   auto params = engine->status().params;
-  auto loaded = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.name == paths_[0]; });
+  auto loaded =
+      std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.name == paths_[0]; });
   ASSERT_NE(loaded, params.end());
   EXPECT_EQ(loaded->leases, 0u);
   EXPECT_EQ(loaded->resident_on, std::vector<uint32_t>{0});

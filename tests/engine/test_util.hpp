@@ -12,6 +12,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/engine.hpp"
@@ -35,10 +36,12 @@ inline r1cs::SampleSpec tiny_spec() {
 }
 
 // Parameters for `spec` (toxic waste from `setup_seed`), made once per process.
-inline std::shared_ptr<const groth16::ProvingKey> key_for(const r1cs::SampleSpec& spec, uint64_t setup_seed = 1) {
+inline std::shared_ptr<const groth16::ProvingKey> key_for(const r1cs::SampleSpec& spec,
+                                                          uint64_t setup_seed = 1) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const groth16::ProvingKey>> keys;
-  const std::string name = spec.describe() + "/" + std::to_string(spec.seed) + "/" + std::to_string(setup_seed);
+  const std::string name =
+      spec.describe() + "/" + std::to_string(spec.seed) + "/" + std::to_string(setup_seed);
   std::lock_guard lock(mutex);
   if (auto it = keys.find(name); it != keys.end()) return it->second;
   auto circuit = r1cs::make_sample_circuit(spec);
@@ -62,7 +65,9 @@ inline uint64_t tiny_partition_bytes() {
 }
 
 // Logs to stderr when CUZK_TEST_LOG is set; silent otherwise.
-inline Logger test_logger() { return std::getenv("CUZK_TEST_LOG") ? make_stderr_logger() : make_null_logger(); }
+inline Logger test_logger() {
+  return std::getenv("CUZK_TEST_LOG") ? make_stderr_logger() : make_null_logger();
+}
 
 inline EngineConfig cpu_config(uint32_t devices = 1, uint32_t workers = 1) {
   EngineConfig c;
@@ -111,8 +116,9 @@ class EventLog {
   }
   size_t count(EngineEvent::Type t, JobId job = 0) const {
     std::lock_guard lock(mutex_);
-    return size_t(std::count_if(events_.begin(), events_.end(),
-                                [&](const EngineEvent& e) { return e.type == t && (job == 0 || e.job == job); }));
+    return size_t(std::count_if(events_.begin(), events_.end(), [&](const EngineEvent& e) {
+      return e.type == t && (job == 0 || e.job == job);
+    }));
   }
 
  private:
@@ -124,7 +130,8 @@ class EventLog {
 class TempDir {
  public:
   TempDir() {
-    path_ = std::filesystem::temp_directory_path() / ("cuzk-engine-test-" + std::to_string(std::random_device{}()));
+    path_ = std::filesystem::temp_directory_path() /
+            ("cuzk-engine-test-" + std::to_string(std::random_device{}()));
     std::filesystem::create_directories(path_);
   }
   ~TempDir() {
@@ -138,5 +145,17 @@ class TempDir {
 };
 
 constexpr auto kLongWait = std::chrono::minutes(5);  // a failure guard only, never a timing assertion
+
+// Waits until no partition is in flight and every host reservation is back (partitions of failed
+// or cancelled jobs are dropped by the worker holding them, a moment after the job's end).
+inline EngineStatus wait_until_idle(const Engine& engine) {
+  const auto give_up = std::chrono::steady_clock::now() + kLongWait;
+  for (;;) {
+    auto s = engine.status();
+    const bool idle = s.partitions_synthesizing + s.partitions_proving == 0 && s.host_reserved == 0;
+    if (idle || std::chrono::steady_clock::now() > give_up) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
 
 }  // namespace cuzk::engine::testing

@@ -1,0 +1,124 @@
+// libcuzk's C ABI: every misuse is an error code with a message, never a crash.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuzk.h"
+
+namespace {
+
+const std::string kToy = std::string(CUZK_TEST_DATA) + "/snarkjs/";
+
+struct EngineHandle {
+  cuzk_engine* e = nullptr;
+  ~EngineHandle() { cuzk_engine_destroy(e); }
+};
+
+cuzk_engine_config quiet_config() {
+  cuzk_engine_config c;
+  cuzk_engine_config_init(&c);
+  c.threads_per_worker = 1;
+  c.log_level = "off";
+  return c;
+}
+
+TEST(CApi, CreateRejectsBadConfigs) {
+  cuzk_error err;
+  cuzk_engine* e = nullptr;
+  EXPECT_EQ(cuzk_engine_create(nullptr, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
+  auto c = quiet_config();
+  c.backend = "cuda";
+  EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("not built"), std::string::npos) << err.message;
+  c = quiet_config();
+  c.num_devices = 0;
+  EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
+  c = quiet_config();
+  c.journal_path = "/nonexistent-dir/x/journal.db";
+  EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_FAILED);
+  EXPECT_EQ(e, nullptr);
+  EXPECT_EQ(cuzk_engine_create(&c, &e, nullptr), CUZK_ERR_FAILED);  // err may be NULL
+  cuzk_engine_destroy(nullptr);
+}
+
+TEST(CApi, ProvesAndReportsErrors) {
+  EngineHandle h;
+  cuzk_error err;
+  auto c = quiet_config();
+  ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
+  const std::string zkey = kToy + "toy.zkey", r1cs = kToy + "toy.r1cs", wtns = kToy + "toy.wtns";
+  const char* w = wtns.c_str();
+  cuzk_job_id id = 0;
+  ASSERT_EQ(cuzk_submit_circom(h.e, CUZK_KIND_WINDOW_POST, CUZK_PRIORITY_DEFAULT, zkey.c_str(), r1cs.c_str(),
+                               &w, 1, &id, &err),
+            CUZK_OK)
+      << err.message;
+  cuzk_result* r = nullptr;
+  ASSERT_EQ(cuzk_await(h.e, id, -1, &r, &err), CUZK_OK) << err.message;
+  EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_DONE) << cuzk_result_error(r);
+  EXPECT_EQ(cuzk_result_num_proofs(r), 1u);
+  uint8_t proof[CUZK_PROOF_BYTES];
+  EXPECT_EQ(cuzk_result_proof(r, 0, proof), CUZK_OK);
+  EXPECT_EQ(cuzk_result_proof(r, 1, proof), CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cuzk_result_num_public_inputs(r, 0), 3u);
+  uint8_t input[CUZK_SCALAR_BYTES];
+  EXPECT_EQ(cuzk_result_public_input(r, 0, 3, input), CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cuzk_result_public_input(r, 0, 2, input), CUZK_OK);
+  EXPECT_GT(cuzk_result_timings(r).total_ms, 0);
+  cuzk_result_free(r);
+
+  // Misuse.
+  EXPECT_EQ(cuzk_submit_circom(h.e, cuzk_job_kind(9), CUZK_PRIORITY_DEFAULT, zkey.c_str(), nullptr, &w, 1,
+                               &id, &err),
+            CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      cuzk_submit_circom(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, nullptr, nullptr, &w, 1, &id, &err),
+      CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cuzk_submit_circom(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), nullptr, nullptr,
+                               1, &id, &err),
+            CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cuzk_submit_circom(h.e, CUZK_KIND_WINNING_POST, CUZK_PRIORITY_DEFAULT, zkey.c_str(), nullptr,
+                               nullptr, 0, &id, &err),
+            CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cuzk_await(h.e, 123456789, 0, &r, &err), CUZK_ERR_NOT_FOUND);
+  EXPECT_EQ(cuzk_cancel(h.e, 123456789, &err), CUZK_ERR_NOT_FOUND);
+  EXPECT_EQ(cuzk_evict_params(h.e, "never-loaded", &err), CUZK_ERR_FAILED);
+  EXPECT_EQ(cuzk_preload_params(h.e, "/no/such.params", &err), CUZK_ERR_FAILED);
+
+  // A raw partition with a scalar above the modulus.
+  std::vector<uint8_t> bad(CUZK_SCALAR_BYTES, 0xff), one(CUZK_SCALAR_BYTES, 0);
+  one[0] = 1;
+  cuzk_partition p{};
+  p.a = bad.data();
+  p.b = bad.data();
+  p.c = bad.data();
+  p.num_constraints = 1;
+  p.inputs = one.data();
+  p.num_inputs = 1;
+  EXPECT_EQ(
+      cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &p, 1, &id, &err),
+      CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("modulus"), std::string::npos) << err.message;
+
+  // A raw partition that does not fit the key fails at synthesis with a clear error.
+  p.a = one.data();
+  p.b = one.data();
+  p.c = one.data();
+  ASSERT_EQ(
+      cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &p, 1, &id, &err),
+      CUZK_OK);
+  ASSERT_EQ(cuzk_await(h.e, id, -1, &r, &err), CUZK_OK);
+  EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_FAILED);
+  EXPECT_NE(std::string(cuzk_result_error(r)).find("does not fit"), std::string::npos)
+      << cuzk_result_error(r);
+  cuzk_result_free(r);
+
+  char* status = nullptr;
+  ASSERT_EQ(cuzk_status_json(h.e, &status, &err), CUZK_OK);
+  EXPECT_NE(std::string(status).find("\"jobs\""), std::string::npos);
+  cuzk_string_free(status);
+}
+
+}  // namespace
