@@ -186,9 +186,15 @@ Result<JobId> Engine::Impl::submit(JobRequest request) {
     if (!id) return make_error("submit: " + id.message());
     job->id = *id;
   }
+  if (!journal) {
+    std::lock_guard lock(mu_);
+    job->id = next_id_++;
+  }
+  log->info("{} event=submitted kind={} priority={} partitions={} params={} client={}", job_context(job->id),
+            to_string(r.kind), to_string(job->priority), n, r.params, r.client.empty() ? "-" : r.client);
+  emit({EngineEvent::Type::submitted, job->id, -1, -1, -1, job->priority, {}});
   {
     std::lock_guard lock(mu_);
-    if (!journal) job->id = next_id_++;
     jobs_[job->id] = job;
     for (uint32_t i = 0; i < n; ++i) {
       auto item = std::make_unique<WorkItem>();
@@ -198,9 +204,6 @@ Result<JobId> Engine::Impl::submit(JobRequest request) {
     }
   }
   work_cv_.notify_all();
-  log->info("{} event=submitted kind={} priority={} partitions={} params={} client={}", job_context(job->id),
-            to_string(r.kind), to_string(job->priority), n, r.params, r.client.empty() ? "-" : r.client);
-  emit({EngineEvent::Type::submitted, job->id, -1, -1, -1, job->priority, {}});
   return job->id;
 }
 
