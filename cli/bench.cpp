@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "backend/cpu/msm.hpp"
 #include "backend/cpu/ntt.hpp"
 #include "backend/cpu/thread_pool.hpp"
+#include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "groth16/prover.hpp"
@@ -37,6 +39,9 @@ struct BenchArgs {
   std::string curve = "g1";
   std::string json_path;
   r1cs::SampleSpec spec;
+  std::string backend = "cpu", vram_budget;
+  int device = 0;
+  bool fake_key = false, warmup = false;
 };
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -145,54 +150,111 @@ int bench_ntt(const BenchArgs& args) {
   return 0;
 }
 
+// A key of the circuit's shape made of random points (tiled from a small pool): for timing the
+// prover at sizes where a real setup would take hours. Its proofs do not verify.
+groth16::ProvingKey fake_key(const r1cs::Assignment& as, cpu::ThreadPool& pool) {
+  std::mt19937_64 rng(std::random_device{}());
+  const auto g1 = random_points<G1Affine, G1Jacobian>(size_t(1) << 14, rng, pool);
+  const auto g2 = random_points<G2Affine, G2Jacobian>(size_t(1) << 12, rng, pool);
+  const auto tile = [&](auto& out, size_t n, const auto& pool_points) {
+    out.resize(n);
+    pool.for_ranges(n, 1 << 16, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) out[i] = pool_points[(i * 7919) % pool_points.size()];
+    });
+  };
+  groth16::ProvingKey pk;
+  size_t n = 1;
+  while (n < as.a.size()) n *= 2;
+  pk.domain_size = n;
+  pk.num_inputs = as.input_assignment.size();
+  pk.num_aux = as.aux_assignment.size();
+  pk.vk.alpha_g1 = g1[0], pk.vk.beta_g1 = g1[1], pk.vk.delta_g1 = g1[2];
+  pk.vk.beta_g2 = g2[0], pk.vk.gamma_g2 = g2[1], pk.vk.delta_g2 = g2[2];
+  tile(pk.vk.ic, pk.num_inputs, g1);
+  tile(pk.h, n - 1, g1);
+  tile(pk.l, pk.num_aux, g1);
+  tile(pk.a, pk.num_inputs + as.a_aux_density.popcount, g1);
+  tile(pk.b_g1, as.b_input_density.popcount + as.b_aux_density.popcount, g1);
+  tile(pk.b_g2, pk.b_g1.size(), g2);
+  return pk;
+}
+
 int bench_prove(const BenchArgs& args) {
   cpu::ThreadPool pool(args.threads);
   auto circuit = r1cs::make_sample_circuit(args.spec);
   if (!circuit) return fail(circuit.message());
+  const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get());
+  const auto synthesize = [&]() {
+    return synthetic ? synthetic->synthesize_assignment(args.threads)
+                     : r1cs::synthesize_for_proving(**circuit);
+  };
   auto t = Clock::now();
-  r1cs::RecordingSystem shape(false);
-  if (auto st = (*circuit)->synthesize(shape); !st) return fail(st.message());
-  auto pk = groth16::generate_parameters(shape.matrices(), {}, pool);
-  if (!pk) return fail(pk.message());
-  const double setup_s = seconds_since(t);
-  auto pvk = groth16::prepare_verifying_key(pk->vk);
-  if (!pvk) return fail(pvk.message());
-
-  double synth_s = 0, prove_s = 0, verify_s = 0;
-  std::vector<double> synth_t, prove_t, verify_t;
-  for (unsigned i = 0; i < std::max(1u, args.repeat); ++i) {
-    t = Clock::now();
-    const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get());
-    auto as =
-        synthetic ? synthetic->synthesize_assignment(args.threads) : r1cs::synthesize_for_proving(**circuit);
+  Result<groth16::ProvingKey> pk = make_error("");
+  std::optional<groth16::PreparedVerifyingKey> pvk;
+  if (args.fake_key) {
+    auto as = synthesize();
     if (!as) return fail(as.message());
-    synth_t.push_back(seconds_since(t));
+    pk = fake_key(*as, pool);
+  } else {
+    r1cs::RecordingSystem shape(false);
+    if (auto st = (*circuit)->synthesize(shape); !st) return fail(st.message());
+    pk = groth16::generate_parameters(shape.matrices(), {}, pool);
+    if (!pk) return fail(pk.message());
+    auto prepared = groth16::prepare_verifying_key(pk->vk);
+    if (!prepared) return fail(prepared.message());
+    pvk = std::move(*prepared);
+  }
+  const double setup_s = seconds_since(t);
+  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool);
+  if (!backend) return fail(backend.message());
+  std::fprintf(stderr, "  key ready in %.1f s (%s); proving on %s\n", setup_s,
+               args.fake_key ? "fake" : "setup", (*backend)->name().c_str());
+
+  std::vector<double> synth_t, prove_t, verify_t;
+  size_t constraints = 0;
+  for (unsigned i = 0; i < std::max(1u, args.repeat) + (args.warmup ? 1 : 0); ++i) {
+    t = Clock::now();
+    auto as = synthesize();
+    if (!as) return fail(as.message());
+    const double synth = seconds_since(t);
+    constraints = as->a.size();
     const std::vector<Fr> inputs(as->input_assignment.begin() + 1, as->input_assignment.end());
     t = Clock::now();
-    auto proof = groth16::create_proof(*pk, *as, groth16::ProofRandomness::fresh(), pool);
+    auto proof = groth16::create_proof(*pk, *as, groth16::ProofRandomness::fresh(), **backend);
     if (!proof) return fail(proof.message());
-    prove_t.push_back(seconds_since(t));
-    t = Clock::now();
-    auto ok = groth16::verify_proof(*pvk, *proof, inputs);
-    if (!ok || !*ok) return fail("benchmark proof does not verify");
-    verify_t.push_back(seconds_since(t));
+    const double prove = seconds_since(t);
+    double verify = 0;
+    if (pvk) {
+      t = Clock::now();
+      auto ok = groth16::verify_proof(*pvk, *proof, inputs);
+      if (!ok || !*ok) return fail("benchmark proof does not verify");
+      verify = seconds_since(t);
+    }
+    if (args.warmup && i == 0) {
+      std::fprintf(stderr, "  warm-up proof: %.3f s\n", prove);
+      continue;
+    }
+    synth_t.push_back(synth);
+    prove_t.push_back(prove);
+    verify_t.push_back(verify);
   }
   const auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
-  synth_s = median(synth_t);
-  prove_s = median(prove_t);
-  verify_s = median(verify_t);
-  std::printf("%-32s %12s %10s %10s %10s %10s\n", "circuit", "constraints", "setup s", "synth s", "prove s",
-              "verify ms");
-  std::printf("%-32s %12zu %10.3f %10.3f %10.3f %10.2f\n", args.spec.describe().c_str(),
-              shape.num_constraints(), setup_s, synth_s, prove_s, verify_s * 1e3);
+  const double synth_s = median(synth_t), prove_s = median(prove_t), verify_s = median(verify_t);
+  std::printf("%-28s %-8s %12s %10s %10s %10s %10s\n", "circuit", "backend", "constraints", "setup s",
+              "synth s", "prove s", "verify ms");
+  std::printf("%-28s %-8s %12zu %10.3f %10.3f %10.3f %10.2f\n", args.spec.describe().c_str(),
+              (*backend)->name().c_str(), constraints, setup_s, synth_s, prove_s, verify_s * 1e3);
   emit(args, {{"bench", "prove"},
               {"circuit", args.spec.describe()},
-              {"constraints", shape.num_constraints()},
+              {"backend", (*backend)->name()},
+              {"constraints", constraints},
               {"domain", pk->domain_size},
               {"threads", pool.size()},
+              {"fake_key", args.fake_key},
+              {"vram_budget", args.vram_budget},
               {"setup_s", setup_s},
               {"synthesis_s", synth_s},
               {"prove_s", prove_s},
@@ -234,6 +296,14 @@ void register_bench(CLI::App& app, int& status) {
       bench->add_subcommand("prove", "Setup once, then synthesize, prove and verify a sample circuit");
   add_circuit_options(prove, args->spec);
   common(prove);
+  prove->add_option("--backend", args->backend, "cpu, cuda or auto")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  prove->add_option("--device", args->device, "CUDA device index")->capture_default_str();
+  prove->add_option("--vram-budget", args->vram_budget, "Device memory budget (e.g. 8G)");
+  prove->add_flag("--fake-key", args->fake_key,
+                  "Random points instead of a setup: timing only, no verification");
+  prove->add_flag("--warmup", args->warmup, "One untimed proof first (loads resident bases)");
   prove->callback([args, &status] { status = bench_prove(*args); });
 }
 

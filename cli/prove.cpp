@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/cpu/thread_pool.hpp"
+#include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "groth16/prover.hpp"
@@ -34,6 +35,9 @@ struct ProveArgs {
   bool trusted_params = false, no_verify = false, quiet = false;
   std::optional<uint64_t> rs_seed;
   unsigned threads = 0;
+  std::string backend = "auto";  // auto, cpu, cuda
+  int device = 0;
+  std::string vram_budget;  // "8G", "512M", bytes; empty: free memory less a margin
 };
 
 Status write_text(const std::string& path, const std::string& text) {
@@ -113,13 +117,16 @@ int run_prove(const ProveArgs& args) {
     stage.done();
   }
   const size_t constraints = as->a.size();
+  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool);
+  if (!backend) return fail(backend.message());
+  const std::string prove_label = "prove (" + (*backend)->name() + ")";
   Result<Proof> proof = make_error("");
   double prove_s = 0;
   {
-    Stage stage("prove (cpu)", args.quiet);
+    Stage stage(prove_label.c_str(), args.quiet);
     const auto rs =
         args.rs_seed ? groth16::ProofRandomness::from_seed(*args.rs_seed) : groth16::ProofRandomness::fresh();
-    proof = groth16::create_proof(*pk, *as, rs, pool);
+    proof = groth16::create_proof(*pk, *as, rs, **backend);
     if (!proof) return fail(proof.message());
     prove_s = stage.done();
   }
@@ -145,9 +152,9 @@ int run_prove(const ProveArgs& args) {
   }
   if (!args.public_path.empty())
     if (auto st = write_text(args.public_path, snarkjs_public_json(inputs)); !st) return fail(st.message());
-  std::printf("prove: %zu constraints, domain 2^%d, %zu public inputs, proved in %.3f s -> %s (%s)\n",
-              constraints, __builtin_ctzll(pk->domain_size), inputs.size(), prove_s, args.proof_path.c_str(),
-              format.c_str());
+  std::printf("prove: %zu constraints, domain 2^%d, %zu public inputs, proved on %s in %.3f s -> %s (%s)\n",
+              constraints, __builtin_ctzll(pk->domain_size), inputs.size(), (*backend)->name().c_str(),
+              prove_s, args.proof_path.c_str(), format.c_str());
   return 0;
 }
 
@@ -172,6 +179,12 @@ void register_prove(CLI::App& app, int& status) {
   cmd->add_flag("--no-verify", args->no_verify, "Do not pairing-check the proof before writing it");
   cmd->add_option("--rs-seed", args->rs_seed, "Deterministic r and s: for tests only (proofs then leak)");
   cmd->add_option("--threads", args->threads, "CPU threads (0: all)")->capture_default_str();
+  cmd->add_option("--backend", args->backend, "cpu, cuda, or auto (cuda when a device is found)")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  cmd->add_option("--device", args->device, "CUDA device index")->capture_default_str();
+  cmd->add_option("--vram-budget", args->vram_budget,
+                  "Device memory the proof may use (e.g. 8G; default: free less 512M)");
   cmd->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
   cmd->callback([args, &status] { status = run_prove(*args); });
 }
