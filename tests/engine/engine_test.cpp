@@ -152,9 +152,10 @@ TEST(Engine, WinningPostIsNotStuckBehindPoRep) {
   auto r = engine->await(*winning, kLongWait);
   ASSERT_TRUE(r.ok());
   expect_verifies(*r, *tiny_key());
-  // Only partitions already admitted (at most 3 by memory) may finish before it.
+  // Only PoRep partitions already admitted (at most 3 by memory), and the one the synthesis worker
+  // may hold while it waits for memory, can finish before it; 28 were still to go.
   const size_t after = events.count(EngineEvent::Type::partition_done);
-  EXPECT_LE(after - before, 3u + 1u);  // + the WinningPoSt itself
+  EXPECT_LE(after - before, 3u + 1u + 1u);  // + the WinningPoSt itself
   for (JobId id : porep) EXPECT_EQ(engine->await(id, kLongWait)->state, JobState::done);
 }
 
