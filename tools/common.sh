@@ -8,7 +8,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${CUZK_BUILD_DIR:-$root/build}
 jobs=${CUZK_JOBS:-$(nproc)}
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step is stamped with the seconds since the start, so a slow phase shows in CI logs.
+step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*"; }
 
 # Seconds since the script started, for the closing summary.
 elapsed() { echo $((SECONDS)); }
