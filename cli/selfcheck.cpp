@@ -231,13 +231,18 @@ int run_selfcheck(uint64_t seed, int rounds) {
   return 0;
 }
 
+// 64 bits from the OS (random_device yields 32 at a time).
+uint64_t fresh_seed() {
+  std::random_device rd;
+  return (uint64_t{rd()} << 32) | rd();
+}
+
 }  // namespace
 
 void register_selfcheck(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand("selfcheck", "Check field, curve and pairing identities on random values");
   // Shared, so the callback can read what parsing wrote after register_selfcheck has returned.
-  auto seed =
-      std::make_shared<uint64_t>(std::random_device{}() * uint64_t{0x100000001} ^ std::random_device{}());
+  auto seed = std::make_shared<uint64_t>(fresh_seed());
   auto rounds = std::make_shared<int>(500);
   cmd->add_option("--seed", *seed, "Seed of the random values (default: fresh each run)");
   cmd->add_option("--rounds", *rounds, "Random inputs per check")->check(CLI::Range(1, 1000000));
