@@ -8,7 +8,9 @@
 # minutes on two cores (start it early: bench/snarkjs/make_ptau.sh 16 <cache>/bls12381_16.ptau).
 # Each prover runs RUNS times, alternately; every proof is checked with `snarkjs groth16 verify`.
 # Times are wall-clock seconds of the whole command (process start, key loading, proving,
-# writing); the table also shows the prove stage that cuzk reports itself.
+# writing) and their CPU time; the table also shows the prove stage that cuzk reports itself. cuzk
+# runs twice per round: as is (every zkey point subgroup-checked) and with --trusted-params (no
+# checks, as snarkjs).
 #
 # Usage: bench/snarkjs/compare.sh            settings (environment):
 #   CUZK=<cuzk binary>   default: build-e2e/cli/cuzk, else build/cli/cuzk
@@ -82,37 +84,65 @@ verify() {  # verify <public.json> <proof.json>
   [[ $(node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1]))))' "$1") == "$expected" ]] ||
     { echo "compare: $1 is not SHA-256 of the message" >&2; exit 1; }
 }
-declare -a t_snarkjs t_cuzk t_stage
+# timed <name> <run> <command...>: wall and CPU (user + sys) seconds into wall[name,run], cpu[name,run].
+declare -A wall cpu stage
+timed() {
+  local name=$1 run=$2 t TIMEFORMAT='%R %U %S'
+  shift 2
+  if ! t=$({ time "$@" >cmd.out 2>cmd.err; } 2>&1); then
+    echo "compare: $name failed: $*" >&2
+    cat cmd.out cmd.err >&2
+    exit 1
+  fi
+  read -r r u s <<<"$t"
+  wall[$name,$run]=$r
+  cpu[$name,$run]=$(calc "$u + $s")
+}
+# Alternating, so that a change of the machine's load hits every prover alike.
+names=(snarkjs cuzk cuzk-trusted)
 for ((i = 1; i <= runs; ++i)); do
-  t0=$(now)
-  snarkjs groth16 prove sha256_512.zkey sha256_512.wtns proof_snarkjs.json public_snarkjs.json
-  t1=$(now)
-  verify public_snarkjs.json proof_snarkjs.json
+  timed snarkjs $i snarkjs groth16 prove sha256_512.zkey sha256_512.wtns proof.json public.json
+  verify public.json proof.json
   # shellcheck disable=SC2086
-  out=$("$cuzk" prove -q --zkey sha256_512.zkey --wtns sha256_512.wtns --proof proof_cuzk.json \
-        --public public_cuzk.json ${CUZK_ARGS:-})
-  t2=$(now)
-  verify public_cuzk.json proof_cuzk.json
-  t_snarkjs[i]=$(calc "$t1 - $t0")
-  t_cuzk[i]=$(calc "$t2 - $t1")
-  t_stage[i]=$(sed -n 's/.*proved in \([0-9.]*\) s.*/\1/p' <<<"$out")
-  printf 'run %d: snarkjs %.2f s, cuzk %.2f s (prove stage %s s)\n' "$i" "${t_snarkjs[i]}" "${t_cuzk[i]}" "${t_stage[i]}"
+  timed cuzk $i "$cuzk" prove -q --zkey sha256_512.zkey --wtns sha256_512.wtns --proof proof.json \
+    --public public.json ${CUZK_ARGS:-}
+  verify public.json proof.json
+  stage[cuzk,$i]=$(sed -n 's/.*proved in \([0-9.]*\) s.*/\1/p' cmd.out)
+  # The same with the zkey's points trusted (no subgroup checks), as snarkjs trusts them.
+  # shellcheck disable=SC2086
+  timed cuzk-trusted $i "$cuzk" prove -q --trusted-params --zkey sha256_512.zkey --wtns sha256_512.wtns \
+    --proof proof.json --public public.json ${CUZK_ARGS:-}
+  verify public.json proof.json
+  stage[cuzk-trusted,$i]=$(sed -n 's/.*proved in \([0-9.]*\) s.*/\1/p' cmd.out)
+  printf 'run %d:' "$i"
+  for n in "${names[@]}"; do printf ' %s %.2f s (cpu %.2f s);' "$n" "${wall[$n,$i]}" "${cpu[$n,$i]}"; done
+  echo
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-ms=$(median "${t_snarkjs[@]}")
-mc=$(median "${t_cuzk[@]}")
-mp=$(median "${t_stage[@]}")
+values() {  # values <array name> <prover>: the values of runs 1..runs
+  local -n a=$1
+  local k
+  for ((k = 1; k <= runs; ++k)); do echo "${a[$2,$k]}"; done
+}
 echo
-echo "snarkjs vs cuzk: circomlib Sha256(512), BLS12-381, $cons constraints, $wires wires, $(nproc) CPUs"
-echo "cuzk $(git -C "$root" rev-parse --short HEAD), snarkjs $(node -p "require('$modules/snarkjs/package.json').version"), node $(node --version)"
+echo "snarkjs vs cuzk: circomlib Sha256(512), BLS12-381, $cons constraints, $wires wires, domain 2^16, $(nproc) CPUs"
+echo "cuzk $(git -C "$root" rev-parse --short HEAD) ($cuzk), snarkjs $(node -p "require('$modules/snarkjs/package.json').version"), node $(node --version)"
 echo "load average before: $load_before; after: $load_after"
+echo "wall = whole command (process start, key loading, proving, writing); cpu = user + sys of the command;"
+echo "cuzk stage = the prove stage cuzk reports (after loading the key and the witness); median of $runs runs"
 echo
-printf '| %-5s | %-20s | %-20s | %-16s | %-8s |\n' run "snarkjs prove (s)" "cuzk prove (s)" "cuzk stage (s)" speedup
-printf '|%s|%s|%s|%s|%s|\n' -------  ---------------------- ---------------------- ------------------ ----------
-for ((i = 1; i <= runs; ++i)); do
-  printf '| %-5s | %20.2f | %20.2f | %16.2f | %7.1fx |\n' "$i" "${t_snarkjs[i]}" "${t_cuzk[i]}" "${t_stage[i]}" \
-    "$(calc "${t_snarkjs[i]} / ${t_cuzk[i]}")"
+printf '| %-28s | %9s | %9s | %9s | %12s |\n' prover "wall (s)" "cpu (s)" "stage (s)" "vs snarkjs"
+printf '|%s|%s|%s|%s|%s|\n' ------------------------------ ----------- ----------- ----------- --------------
+ms=$(median $(values wall snarkjs))
+for n in "${names[@]}"; do
+  mw=$(median $(values wall "$n"))
+  mcpu=$(median $(values cpu "$n"))
+  if [[ $n == snarkjs ]]; then st="-"; else st=$(printf '%.2f' "$(median $(values stage "$n"))"); fi
+  label=$n
+  [[ $n == snarkjs ]] && label="snarkjs groth16 prove"
+  [[ $n == cuzk ]] && label="cuzk prove --zkey"
+  [[ $n == cuzk-trusted ]] && label="cuzk prove --zkey --trusted"
+  printf '| %-28s | %9.2f | %9.2f | %9s | %11.1fx |\n' "$label" "$mw" "$mcpu" "$st" "$(calc "$ms / $mw")"
 done
-printf '| %-5s | %20.2f | %20.2f | %16.2f | %7.1fx |\n' median "$ms" "$mc" "$mp" "$(calc "$ms / $mc")"
