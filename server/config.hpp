@@ -1,0 +1,88 @@
+// cuzkd's configuration: a TOML file (deploy/cuzkd.example.toml documents every key), then command
+// line flags, each of which overrides the file's value.
+//
+// The file is read strictly: an unknown table or key, or a value of the wrong type, is an error
+// naming it, so that a typo never silently falls back to a default.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+
+namespace cuzk::server {
+
+struct DeviceConfig {
+  uint32_t index = 0;
+  uint64_t vram_budget = 0;  // bytes; 0: the backend's default (CPU devices: 4 GiB)
+  uint32_t workers = 1;
+};
+
+struct DaemonConfig {
+  // [daemon]
+  std::vector<std::string> listen{"unix:///run/cuzk/cuzkd.sock"};  // "unix:///path" or "host:port"
+  std::string http_listen = "127.0.0.1:9821";                        // "" disables /metrics etc.
+  std::string tls_cert, tls_key;                                     // PEM paths; both or neither
+  std::string token, token_file;                                     // bearer token; at most one
+  uint64_t max_message_bytes = uint64_t(512) << 20;
+  uint32_t shutdown_grace_s = 120;  // SIGTERM: time for partitions in flight to finish
+  std::string spool_dir;            // uploaded witnesses; default: <journal>.spool, or a temp folder
+  std::string log_level = "info";
+
+  // [engine]
+  std::string journal;               // SQLite journal; "": jobs do not survive a restart
+  bool journal_sync_full = true;     // fsync each commit
+  uint64_t host_memory_budget = 0;   // bytes; 0: 3/4 of physical memory
+  uint32_t synthesis_workers = 2;
+  uint32_t synthesis_threads = 1;
+  uint32_t max_attempts = 3;
+  uint32_t quarantine_after = 3;
+  bool trusted_params = false;
+  uint32_t result_ttl_s = 24 * 3600;
+
+  // [devices]
+  std::string backend = "cpu";       // "cpu" in this build; "cuda" once its factory is plugged in
+  uint32_t cpu_threads_per_worker = 1;
+  std::vector<DeviceConfig> devices{DeviceConfig{}};
+
+  // [params]
+  std::vector<std::string> preload;  // parameter sets (file paths) loaded at start
+
+  // [testing]: drills and tests only
+  uint32_t device_delay_ms = 0;      // every device call sleeps this long first
+
+  // The token in force (from `token` or `token_file`), read by resolve().
+  std::string effective_token;
+};
+
+// "96G", "512M", "4096K", "1T" (powers of 1024) or a plain byte count.
+Result<uint64_t> parse_size(const std::string& text);
+
+// Reads `path` over the defaults of `config`.
+Status load_config_file(const std::string& path, DaemonConfig& config);
+// The same from text (for tests); `origin` names it in errors.
+Status load_config_text(const std::string& text, const std::string& origin, DaemonConfig& config);
+
+// Flags that override the file. add_flags() binds them to `overrides`; apply() writes the ones
+// given into `config`.
+struct ConfigOverrides {
+  std::string config_path;
+  std::vector<std::string> listen;
+  std::optional<std::string> http_listen, tls_cert, tls_key, token_file, journal, spool_dir, log_level;
+  std::optional<std::string> host_memory_budget, backend;
+  std::optional<uint32_t> synthesis_workers, synthesis_threads, shutdown_grace_s, device_delay_ms;
+  std::optional<uint64_t> max_message_bytes;
+  std::vector<std::string> devices;  // "INDEX[:VRAM[:WORKERS]]", replaces [[devices]]
+  std::vector<std::string> preload;  // appended to [params] preload
+};
+void add_flags(CLI::App& app, ConfigOverrides& overrides);
+Status apply_overrides(const ConfigOverrides& overrides, DaemonConfig& config);
+
+// Checks the whole configuration and reads the token file. Call after the file and the flags.
+Status resolve(DaemonConfig& config);
+
+}  // namespace cuzk::server

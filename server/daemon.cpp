@@ -1,0 +1,244 @@
+#include "server/daemon.hpp"
+
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "server/devices.hpp"
+#include "server/http.hpp"
+#include "server/metrics.hpp"
+#include "server/service.hpp"
+#include "server/spool.hpp"
+
+namespace cuzk::server {
+namespace {
+
+Result<std::string> read_text(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  if (!in) return make_error(std::string("cannot read the ") + what + " " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool is_loopback_or_unix(const std::string& address) {
+  return address.rfind("unix:", 0) == 0 || address.rfind("127.", 0) == 0 || address.rfind("localhost:", 0) == 0 ||
+         address.rfind("[::1]:", 0) == 0;
+}
+
+std::string default_spool(const DaemonConfig& c) {
+  if (!c.spool_dir.empty()) return c.spool_dir;
+  if (!c.journal.empty()) return c.journal + ".spool";
+  return (std::filesystem::temp_directory_path() / ("cuzkd-spool-" + std::to_string(::getpid()))).string();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logger log) {
+  std::unique_ptr<Daemon> d(new Daemon());
+  d->config_ = std::move(config);
+  d->log_ = log;
+  const DaemonConfig& c = d->config_;
+  d->metrics_ = std::make_unique<Metrics>();
+  d->state_ = std::make_unique<ServiceState>();
+
+  auto spool = Spool::open(default_spool(c), log);
+  if (!spool) return spool.error();
+  d->spool_ = std::move(*spool);
+  d->spool_->sweep(std::chrono::seconds(c.result_ttl_s));
+
+  auto devices = make_device_set(c);
+  if (!devices) return devices.error();
+  engine::EngineConfig ec;
+  ec.journal_path = c.journal;
+  ec.journal_sync_full = c.journal_sync_full;
+  ec.host_memory_budget = c.host_memory_budget;
+  ec.synthesis_workers = c.synthesis_workers;
+  ec.synthesis_threads = c.synthesis_threads;
+  ec.devices = std::move(*devices);
+  ec.max_attempts = c.max_attempts;
+  ec.quarantine_after = c.quarantine_after;
+  ec.trusted_params = c.trusted_params;
+  ec.result_ttl = std::chrono::seconds(c.result_ttl_s);
+  ec.logger = log;
+  Metrics* metrics = d->metrics_.get();
+  Spool* spool_ptr = d->spool_.get();
+  ec.observer = [metrics, spool_ptr](const engine::EngineEvent& e) {
+    metrics->on_event(e);
+    using T = engine::EngineEvent::Type;
+    if (e.type == T::job_done || e.type == T::job_failed || e.type == T::job_cancelled) spool_ptr->job_ended(e.job);
+  };
+  auto engine = engine::Engine::create(std::move(ec));
+  if (!engine) return make_error("engine: " + engine.message());
+  d->engine_ = std::move(*engine);
+
+  // A daemon that starts without its configured parameters would fail every job later: fail now.
+  for (const auto& p : c.preload) {
+    log->info("event=params_preload name={}", p);
+    if (auto st = d->engine_->preload_params(p); !st) return make_error("preload " + p + ": " + st.message());
+  }
+
+  d->service_ = std::make_unique<ProverService>(*d->engine_, *d->metrics_, *d->spool_, *d->state_,
+                                                c.effective_token, log);
+  if (auto st = d->start_grpc(); !st) return st.error();
+
+  if (!c.http_listen.empty()) {
+    Daemon* self = d.get();
+    HttpHandlers h;
+    h.metrics = [self] { return self->metrics_->render(self->engine_->status(), self->state_->draining); };
+    h.status = [self] {
+      auto json = engine::status_to_json(self->engine_->status());
+      // The engine's object, with the daemon's own fields in front.
+      const auto brace = json.find('{');
+      const std::string extra = std::string("\"draining\":") + (self->state_->draining ? "true" : "false") + ",";
+      if (brace != std::string::npos) json.insert(brace + 1, extra);
+      return json;
+    };
+    h.health = [self]() -> Status {
+      if (self->state_->draining) return make_error("draining: the daemon is shutting down");
+      const auto s = self->engine_->status();
+      for (const auto& dev : s.devices)
+        if (!dev.quarantined) return {};
+      return make_error("no device is in service");
+    };
+    auto http = HttpServer::start(c.http_listen, std::move(h), log);
+    if (!http) return http.error();
+    d->http_ = std::move(*http);
+  }
+  d->maintenance_ = std::thread([self = d.get()] { self->maintenance(); });
+  std::string listening;
+  for (const auto& a : d->addresses_) listening += (listening.empty() ? "" : ",") + a;
+  log->info("event=started listen={} http={} devices={} backend={} journal={} tls={} token={}",
+            listening, c.http_listen.empty() ? "off" : c.http_listen, c.devices.size(), c.backend,
+            c.journal.empty() ? "none" : c.journal, c.tls_cert.empty() ? "off" : "on",
+            c.effective_token.empty() ? "off" : "on");
+  return d;
+}
+
+Status Daemon::start_grpc() {
+  const DaemonConfig& c = config_;
+  std::shared_ptr<grpc::ServerCredentials> creds;
+  if (!c.tls_cert.empty()) {
+    auto cert = read_text(c.tls_cert, "TLS certificate");
+    auto key = read_text(c.tls_key, "TLS key");
+    if (!cert) return cert.error();
+    if (!key) return key.error();
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    creds = grpc::SslServerCredentials(ssl);
+  } else {
+    creds = grpc::InsecureServerCredentials();
+  }
+  grpc::ServerBuilder builder;
+  builder.SetMaxReceiveMessageSize(int(c.max_message_bytes));
+  builder.SetMaxSendMessageSize(int(c.max_message_bytes));
+  builder.RegisterService(service_.get());
+  std::vector<std::unique_ptr<int>> ports;
+  for (const auto& address : c.listen) {
+    ports.push_back(std::make_unique<int>(0));
+    builder.AddListeningPort(address, creds, ports.back().get());
+    if (!c.effective_token.empty() && c.tls_cert.empty() && !is_loopback_or_unix(address))
+      log_->warn("event=insecure_token address={} note=\"the bearer token crosses the network in clear; "
+                 "configure tls_cert/tls_key\"",
+                 address);
+  }
+  grpc_ = builder.BuildAndStart();
+  if (!grpc_) {
+    std::string all;
+    for (const auto& a : c.listen) all += (all.empty() ? "" : ", ") + a;
+    return make_error("cannot listen on " + all + " (address in use, a bad address, or no permission)");
+  }
+  for (size_t i = 0; i < c.listen.size(); ++i) {
+    const std::string& a = c.listen[i];
+    if (*ports[i] == 0 && a.rfind("unix:", 0) != 0) return make_error("cannot listen on " + a);
+    // Report TCP addresses with the port actually bound.
+    if (a.rfind("unix:", 0) == 0) {
+      addresses_.push_back(a);
+    } else {
+      addresses_.push_back(a.substr(0, a.rfind(':') + 1) + std::to_string(*ports[i]));
+    }
+  }
+  return {};
+}
+
+int Daemon::http_port() const { return http_ ? http_->port() : 0; }
+
+void Daemon::maintenance() {
+  // Spooled files of jobs that ended while the daemon was down have no owner: sweep them now and
+  // then. The engine sweeps its own expired results on every call; a status read triggers it.
+  std::unique_lock lock(mutex_);
+  while (!maintenance_stop_) {
+    cv_.wait_for(lock, std::chrono::minutes(10), [&] { return maintenance_stop_; });
+    if (maintenance_stop_) break;
+    lock.unlock();
+    spool_->sweep(std::chrono::seconds(config_.result_ttl_s));
+    (void)engine_->status();
+    lock.lock();
+  }
+}
+
+void Daemon::hurry() {
+  {
+    std::lock_guard lock(mutex_);
+    hurry_ = true;
+  }
+  cv_.notify_all();
+}
+
+void Daemon::shutdown(std::chrono::seconds grace) {
+  std::lock_guard one(shutdown_mutex_);
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+  }
+  state_->draining = true;
+  engine_->pause();
+  log_->info("event=draining grace_s={}", grace.count());
+  const auto until = std::chrono::steady_clock::now() + grace;
+  for (;;) {
+    const auto s = engine_->status();
+    const uint32_t in_flight = s.partitions_synthesizing + s.partitions_waiting_device + s.partitions_proving;
+    std::unique_lock lock(mutex_);
+    if (in_flight == 0) {
+      log_->info("event=drained");
+      break;
+    }
+    if (hurry_ || std::chrono::steady_clock::now() >= until) {
+      log_->warn("event=drain_cut_short partitions_in_flight={} note=\"they resume from the journal\"", in_flight);
+      break;
+    }
+    cv_.wait_for(lock, std::chrono::milliseconds(100), [&] { return hurry_; });
+  }
+  state_->stopping = true;
+  // Waits notice `stopping` within a slice; give them that, then cut what is left.
+  grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  grpc_->Wait();
+  http_.reset();
+  {
+    std::lock_guard lock(mutex_);
+    maintenance_stop_ = true;
+  }
+  cv_.notify_all();
+  if (maintenance_.joinable()) maintenance_.join();
+  const auto s = engine_->status();
+  engine_.reset();  // partitions still in flight are abandoned; the journal has them
+  log_->info("event=stopped queued_jobs_left={} running_jobs_left={}",
+             s.queued_jobs[0] + s.queued_jobs[1] + s.queued_jobs[2] + s.queued_jobs[3], s.running_jobs);
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+}
+
+Daemon::~Daemon() {
+  if (engine_ && grpc_) shutdown(std::chrono::seconds(0));
+  {
+    std::lock_guard lock(mutex_);
+    maintenance_stop_ = true;
+  }
+  cv_.notify_all();
+  if (maintenance_.joinable()) maintenance_.join();
+}
+
+}  // namespace cuzk::server

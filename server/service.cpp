@@ -1,0 +1,169 @@
+#include "server/service.hpp"
+
+#include <algorithm>
+#include <new>
+
+#include "server/auth.hpp"
+#include "server/convert.hpp"
+#include "server/request.hpp"
+
+namespace cuzk::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using grpc::StatusCode;
+
+// How long one engine wait lasts before a wait re-checks its client and the daemon.
+constexpr std::chrono::milliseconds kWaitSlice{500};
+
+std::string peer_of(const grpc::ServerContext* ctx) { return ctx->peer().empty() ? "-" : ctx->peer(); }
+
+// Engine submit errors are about the request, except these, which are about the daemon.
+grpc::Status submit_error(const std::string& message) {
+  if (message.find("no device is in service") != std::string::npos) return {StatusCode::UNAVAILABLE, message};
+  if (message.find("journal") != std::string::npos) return {StatusCode::INTERNAL, message};
+  return {StatusCode::INVALID_ARGUMENT, message};
+}
+
+}  // namespace
+
+ProverService::ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state,
+                             std::string token, engine::Logger log)
+    : engine_(engine), metrics_(metrics), spool_(spool), state_(state), token_(std::move(token)), log_(std::move(log)) {}
+
+// The frame of every call: authentication, exceptions turned into errors, metrics, a log line for
+// failures.
+template <class F>
+grpc::Status ProverService::call(const char* method, grpc::ServerContext* ctx, F&& body) {
+  grpc::Status st = check_token(*ctx, token_);
+  if (st.ok()) {
+    try {
+      st = body();
+    } catch (const std::bad_alloc&) {
+      st = {StatusCode::RESOURCE_EXHAUSTED, "the daemon is out of host memory for this request"};
+    } catch (const std::exception& e) {
+      st = {StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
+    }
+  }
+  metrics_.on_rpc(method, int(st.error_code()));
+  if (!st.ok()) {
+    const bool client_fault = st.error_code() != StatusCode::INTERNAL;
+    log_->log(client_fault ? spdlog::level::info : spdlog::level::err, "event=rpc_error method={} peer={} code={} error=\"{}\"",
+              method, peer_of(ctx), int(st.error_code()), st.error_message());
+  }
+  return st;
+}
+
+grpc::Status ProverService::submit(grpc::ServerContext* ctx, const v1::JobSpec& spec, engine::JobId& id) {
+  if (state_.draining) return {StatusCode::UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"};
+  auto upload = spool_.begin();
+  auto request = request_from_proto(spec, upload);
+  if (!request) return {StatusCode::INVALID_ARGUMENT, request.message()};
+  if (request->client.empty()) request->client = peer_of(ctx);
+  const auto kind = request->kind;
+  auto result = engine_.submit(std::move(*request));
+  if (!result) return submit_error(result.message());
+  id = *result;
+  spool_.bind(upload, id);
+  auto prio = priority_from_proto(spec.priority());
+  metrics_.on_submitted(kind, prio.ok() && *prio ? **prio : engine::default_priority(kind));
+  return grpc::Status::OK;
+}
+
+grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id, std::chrono::milliseconds timeout,
+                                 v1::JobResult* resp) {
+  const auto until = Clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    auto r = engine_.await(id, std::clamp(left, std::chrono::milliseconds(0), kWaitSlice));
+    if (!r) return {StatusCode::NOT_FOUND, r.message()};
+    const bool over = engine::is_terminal(r->state) || left <= kWaitSlice || ctx->IsCancelled() || state_.stopping;
+    if (over) {
+      metrics_.on_result(*r);
+      result_to_proto(*r, resp);
+      return grpc::Status::OK;
+    }
+  }
+}
+
+grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitRequest* req, v1::SubmitResponse* resp) {
+  return call("Submit", ctx, [&] {
+    engine::JobId id = 0;
+    auto st = submit(ctx, req->job(), id);
+    if (st.ok()) resp->set_job_id(id);
+    return st;
+  });
+}
+
+grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req, v1::JobResult* resp) {
+  return call("Await", ctx, [&] {
+    if (req->job_id() == 0) return grpc::Status(StatusCode::INVALID_ARGUMENT, "job_id 0 is never a job");
+    return wait(ctx, req->job_id(), std::chrono::milliseconds(std::min<uint64_t>(req->timeout_ms(), INT64_MAX / 2)),
+                resp);
+  });
+}
+
+grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::JobResult* resp) {
+  return call("Prove", ctx, [&] {
+    engine::JobId id = 0;
+    if (auto st = submit(ctx, req->job(), id); !st.ok()) return st;
+    // No timeout: as long as the call's deadline allows (a client without one waits for good).
+    auto timeout = std::chrono::milliseconds(std::min<uint64_t>(req->timeout_ms(), INT64_MAX / 2));
+    if (req->timeout_ms() == 0) {
+      const auto deadline = ctx->deadline();
+      const auto now = std::chrono::system_clock::now();
+      timeout = deadline > now + std::chrono::hours(24 * 365)
+                    ? std::chrono::hours(24 * 365)
+                    : std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    }
+    return wait(ctx, id, timeout, resp);
+  });
+}
+
+grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelRequest* req, v1::CancelResponse*) {
+  return call("Cancel", ctx, [&] {
+    auto st = engine_.cancel(req->job_id());
+    if (st) return grpc::Status::OK;
+    const bool unknown = st.message().find("unknown") != std::string::npos;
+    return grpc::Status(unknown ? StatusCode::NOT_FOUND : StatusCode::FAILED_PRECONDITION, st.message());
+  });
+}
+
+grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusRequest*, v1::StatusResponse* resp) {
+  return call("Status", ctx, [&] {
+    const auto s = engine_.status();
+    resp->set_queued_low(s.queued_jobs[0]);
+    resp->set_queued_normal(s.queued_jobs[1]);
+    resp->set_queued_high(s.queued_jobs[2]);
+    resp->set_queued_critical(s.queued_jobs[3]);
+    resp->set_running_jobs(s.running_jobs);
+    resp->set_jobs_done(s.jobs_done);
+    resp->set_jobs_failed(s.jobs_failed);
+    resp->set_jobs_cancelled(s.jobs_cancelled);
+    resp->set_draining(state_.draining);
+    resp->set_json(engine::status_to_json(s));
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status ProverService::PreloadParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req, v1::ParamsResponse*) {
+  return call("PreloadParams", ctx, [&] {
+    if (req->name().empty()) return grpc::Status(StatusCode::INVALID_ARGUMENT, "no parameter set named");
+    auto st = engine_.preload_params(req->name());
+    if (!st) return grpc::Status(StatusCode::INVALID_ARGUMENT, st.message());
+    log_->info("event=params_preloaded name={} peer={}", req->name(), peer_of(ctx));
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status ProverService::EvictParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req, v1::ParamsResponse*) {
+  return call("EvictParams", ctx, [&] {
+    if (req->name().empty()) return grpc::Status(StatusCode::INVALID_ARGUMENT, "no parameter set named");
+    auto st = engine_.evict_params(req->name());
+    if (!st) return grpc::Status(StatusCode::FAILED_PRECONDITION, st.message());
+    log_->info("event=params_evicted name={} peer={}", req->name(), peer_of(ctx));
+    return grpc::Status::OK;
+  });
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,60 @@
+// The gRPC service of proto/cuzk/v1/prover.proto over one Engine.
+//
+// Every call is authenticated first (auth.hpp), counted in the metrics with its status code, and
+// logged when it fails. A bad request is an error status for that call only: nothing a client
+// sends can stop the daemon. Waits (Await, Prove) block a server thread in slices, so that they
+// notice a client that went away and the daemon's shutdown.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "cuzk/v1/prover.grpc.pb.h"
+#include "engine/engine.hpp"
+#include "server/metrics.hpp"
+#include "server/spool.hpp"
+
+namespace cuzk::server {
+
+struct ServiceState {
+  std::atomic<bool> draining{false};  // SIGTERM: no new jobs
+  std::atomic<bool> stopping{false};  // waits end now
+};
+
+class ProverService final : public ::cuzk::v1::Prover::Service {
+ public:
+  ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state, std::string token,
+                engine::Logger log);
+
+  grpc::Status Submit(grpc::ServerContext* ctx, const ::cuzk::v1::SubmitRequest* req,
+                      ::cuzk::v1::SubmitResponse* resp) override;
+  grpc::Status Await(grpc::ServerContext* ctx, const ::cuzk::v1::AwaitRequest* req,
+                     ::cuzk::v1::JobResult* resp) override;
+  grpc::Status Prove(grpc::ServerContext* ctx, const ::cuzk::v1::ProveRequest* req,
+                     ::cuzk::v1::JobResult* resp) override;
+  grpc::Status Cancel(grpc::ServerContext* ctx, const ::cuzk::v1::CancelRequest* req,
+                      ::cuzk::v1::CancelResponse* resp) override;
+  grpc::Status Status(grpc::ServerContext* ctx, const ::cuzk::v1::StatusRequest* req,
+                      ::cuzk::v1::StatusResponse* resp) override;
+  grpc::Status PreloadParams(grpc::ServerContext* ctx, const ::cuzk::v1::ParamsRequest* req,
+                             ::cuzk::v1::ParamsResponse* resp) override;
+  grpc::Status EvictParams(grpc::ServerContext* ctx, const ::cuzk::v1::ParamsRequest* req,
+                           ::cuzk::v1::ParamsResponse* resp) override;
+
+ private:
+  template <class F>
+  grpc::Status call(const char* method, grpc::ServerContext* ctx, F&& body);
+  grpc::Status submit(grpc::ServerContext* ctx, const ::cuzk::v1::JobSpec& spec, engine::JobId& id);
+  grpc::Status wait(grpc::ServerContext* ctx, engine::JobId id, std::chrono::milliseconds timeout,
+                    ::cuzk::v1::JobResult* resp);
+
+  engine::Engine& engine_;
+  Metrics& metrics_;
+  Spool& spool_;
+  ServiceState& state_;
+  std::string token_;
+  engine::Logger log_;
+};
+
+}  // namespace cuzk::server
