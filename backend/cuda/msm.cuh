@@ -21,6 +21,16 @@ namespace msm_detail {
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 inline unsigned grid_for(size_t n, unsigned block) { return unsigned(std::max<size_t>(1, ceil_div(n, block))); }
 
+// The reduction's levels (level_kernel) run on the device while a set has more than kHostLevel
+// elements; each level cuts a set by its run K, at least 16, more while that leaves over 2^17 threads.
+inline constexpr uint32_t kHostLevel = 32;
+inline constexpr unsigned kMaxLevels = 8;
+inline uint32_t reduce_run(uint32_t sets, uint32_t n) {
+  uint32_t K = 16;
+  while (K < n && size_t(sets) * (n / K) > (size_t(1) << 17)) K *= 2;
+  return std::min(K, n);
+}
+
 // Sizes every buffer derives from; the same arithmetic serves plan() and create().
 struct Layout {
   MsmPlan plan;
@@ -32,7 +42,7 @@ struct Layout {
   uint32_t run = 0;      // L: points per item
   size_t cap_a = 0;      // items, first round (and odd rounds)
   size_t cap_b = 0;      // items, even rounds
-  uint32_t red_k = 0;    // buckets per thread in the first level of the reduction
+  uint32_t level0 = 0;   // per-set outputs of the reduction's first level (H / K0); 0: host only
   size_t words = 0;      // density words
   size_t cub_bytes = 0;  // CUB scratch
 };
@@ -46,7 +56,6 @@ template <class Affine>
 Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streamed) {
   if (max_points == 0) return make_error("MSM: max_points must be positive");
   if (cfg.window_bits > 24) return make_error("MSM: window_bits above 24");
-  if (cfg.bucket_run == 0) return make_error("MSM: bucket_run must be positive");
   if (streamed && cfg.precompute != 1) return make_error("MSM: streamed bases cannot be precomputed (precompute must be 1)");
   Layout L;
   const bool fold_all = cfg.precompute == 0;
@@ -67,13 +76,13 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.KZ = uint32_t(S * H);
   L.key_bits = std::bit_width(L.KZ);
   L.entries = C * W;
-  L.run = cfg.bucket_run;
+  // Items are scheduled longest first, so a run can be long without idling the warp: by default about
+  // twice the mean bucket, which leaves most buckets one item (no merge) and splits heavy ones.
+  L.run = cfg.bucket_run ? cfg.bucket_run
+                         : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
   L.cap_a = ceil_div(L.entries, L.run) + L.KZ + 1;
   L.cap_b = ceil_div(L.cap_a, L.run) + L.KZ + 1;
-  // Enough first-level threads of the reduction to fill the device (~2^16), at most 64 buckets each.
-  uint32_t K = 1;
-  while (K < 64 && K < H && size_t(S) * (H / (2 * K)) >= (size_t(1) << 16)) K *= 2;
-  L.red_k = K;
+  L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
   L.words = ceil_div(max_points, 64);
 
   // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
@@ -89,15 +98,20 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   CUZK_TRY_STATUS(check(cub::DeviceReduce::Max(nullptr, max_bytes, static_cast<uint32_t*>(nullptr),
                                                static_cast<uint32_t*>(nullptr), uint32_t(L.KZ + 1)),
                         "cub::DeviceReduce::Max (size)"));
-  L.cub_bytes = std::max({sort_bytes, scan_bytes, max_bytes, size_t(256)});
+  size_t order_bytes = 0;
+  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_bytes, kb, vb, uint32_t(L.cap_a), 0,
+                                                                  std::bit_width(L.run)),
+                        "cub::DeviceRadixSort::SortPairsDescending (size)"));
+  L.cub_bytes = std::max({sort_bytes, scan_bytes, max_bytes, order_bytes, size_t(256)});
 
   const size_t xb = xyzz_bytes<Affine>();
-  const size_t T = size_t(S) * (H / K);
+  const size_t T = size_t(S) * L.level0;
   MsmPlan& p = L.plan;
   p.window_bits = c;
   p.windows = W;
   p.precompute = m;
   p.sets = S;
+  p.bucket_run = L.run;
   p.chunk_points = C;
   p.base_bytes = streamed ? 0 : size_t(m) * max_points * sizeof(Affine);
   p.work_bytes = 2 * C * sizeof(Fr)                              // scalar staging, two buffers
@@ -107,8 +121,9 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
                  + L.cub_bytes                                   //
                  + 4 * (size_t(L.KZ) + 1) * sizeof(uint32_t)     // offsets: entries, counts, two item sets
                  + (L.cap_a + L.cap_b) * xb                      // partial sums
+                 + 4 * L.cap_a * sizeof(uint32_t)                 // item schedule, double-buffered
                  + size_t(L.KZ) * xb                             // buckets
-                 + (T + ceil_div(T, 16)) * xb;                   // reduction levels
+                 + (3 * T + 2 * size_t(S) * ceil_div(L.level0, 16) + size_t(S) * kMaxLevels) * xb;  // reduction
   return L;
 }
 
@@ -141,9 +156,22 @@ struct Msm<Affine>::State {
   DeviceBuffer<uint32_t> off_entries, counts, off_items[2];
   DeviceBuffer<Xyzz> part[2];
   DeviceBuffer<Xyzz> buckets;
-  DeviceBuffer<Xyzz> red[2];
-  Xyzz* host_sets = nullptr;  // pinned: one result per set
-  uint32_t* host_max = nullptr;
+  DeviceBuffer<uint32_t> item_len[2], item_ids[2];  // length-sorted schedule of the accumulation
+  DeviceBuffer<Xyzz> lvl_L, lvl_A[2], fold_tmp[2], lvl_sums;
+  Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
+  uint32_t* host_max = nullptr;  // pinned: [0] most items in a bucket, [1] item total
+
+  // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
+  bool profile = false;
+  cudaEvent_t ev[6] = {};
+  MsmTimings timings;
+  Status mark(int i, const Stream& s) {
+    return profile ? check(cudaEventRecord(ev[i], s.get()), "cudaEventRecord") : Status::Ok();
+  }
+  float between(int a, int b) const {
+    float ms = 0;
+    return cudaEventElapsedTime(&ms, ev[a], ev[b]) == cudaSuccess ? ms : 0.f;
+  }
 
   explicit State(Stream s) : copy(std::move(s)) {}
   ~State() {
@@ -152,6 +180,8 @@ struct Msm<Affine>::State {
       if (copied[b]) (void)cudaEventDestroy(copied[b]);
       if (consumed[b]) (void)cudaEventDestroy(consumed[b]);
     }
+    for (cudaEvent_t e : ev)
+      if (e) (void)cudaEventDestroy(e);
     if (host_sets) (void)cudaFreeHost(host_sets);
     if (host_max) (void)cudaFreeHost(host_max);
   }
@@ -188,9 +218,14 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
     CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&st->copied[b], cudaEventDisableTiming), "cudaEventCreate"));
     CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&st->consumed[b], cudaEventDisableTiming), "cudaEventCreate"));
   }
-  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_sets, lay.plan.sets * sizeof(typename State::Xyzz)),
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels +
+                                                                         msm_detail::kHostLevel) *
+                                                         sizeof(typename State::Xyzz)),
                         "cudaMallocHost"));
-  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, sizeof(uint32_t)), "cudaMallocHost"));
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 2 * sizeof(uint32_t)), "cudaMallocHost"));
+  st->profile = config.profile;
+  if (st->profile)
+    for (cudaEvent_t& e : st->ev) CUZK_TRY_STATUS(check(cudaEventCreate(&e), "cudaEventCreate"));
 
   // Every device allocation of the context, in plan order (MsmPlan counts the same bytes).
 #define CUZK_MSM_ALLOC(buf, T, n)                    \
@@ -216,9 +251,18 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
   CUZK_MSM_ALLOC(st->part[0], Xyzz, lay.cap_a);
   CUZK_MSM_ALLOC(st->part[1], Xyzz, lay.cap_b);
   CUZK_MSM_ALLOC(st->buckets, Xyzz, lay.KZ);
-  const size_t T = size_t(lay.plan.sets) * (lay.shape.H / lay.red_k);
-  CUZK_MSM_ALLOC(st->red[0], Xyzz, T);
-  CUZK_MSM_ALLOC(st->red[1], Xyzz, msm_detail::ceil_div(T, 16));
+  for (int b = 0; b < 2; ++b) {
+    CUZK_MSM_ALLOC(st->item_len[b], uint32_t, lay.cap_a);
+    CUZK_MSM_ALLOC(st->item_ids[b], uint32_t, lay.cap_a);
+  }
+  // Reduction: level outputs L and A (A ping-pongs between levels), fold scratch, one sum per level.
+  const size_t S = lay.plan.sets, T = std::max<size_t>(1, S * lay.level0);
+  CUZK_MSM_ALLOC(st->lvl_L, Xyzz, T);
+  for (int b = 0; b < 2; ++b) {
+    CUZK_MSM_ALLOC(st->lvl_A[b], Xyzz, T);
+    CUZK_MSM_ALLOC(st->fold_tmp[b], Xyzz, std::max<size_t>(1, S * msm_detail::ceil_div(lay.level0, 16)));
+  }
+  CUZK_MSM_ALLOC(st->lvl_sums, Xyzz, S * msm_detail::kMaxLevels);
 #undef CUZK_MSM_ALLOC
   return Msm(std::move(st));
 }
@@ -238,6 +282,10 @@ const MsmPlan& Msm<Affine>::plan() const {
 template <class Affine>
 int Msm<Affine>::device() const {
   return st_->device;
+}
+template <class Affine>
+const MsmTimings& Msm<Affine>::last_timings() const {
+  return st_->timings;
 }
 
 template <class Affine>
@@ -292,10 +340,12 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) 
   const uint32_t E = uint32_t(size_t(n) * L.shape.W);
   const uint32_t KZ = L.KZ, Lr = L.run;
   constexpr unsigned B = 128;
+  CUZK_TRY_STATUS(mark(1, s));
   cub::DoubleBuffer<uint32_t> kb(keys[0].data(), keys[1].data()), vb(vals[0].data(), vals[1].data());
   size_t tmp = cub_tmp.size();
   CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, L.key_bits, s.get()),
                         "cub::DeviceRadixSort::SortPairs"));
+  CUZK_TRY_STATUS(mark(2, s));
   bucket_offsets_kernel<<<grid_for(size_t(E) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ, off_entries.data());
   CUZK_TRY_STATUS(check_launch("msm bucket_offsets_kernel"));
 
@@ -312,13 +362,37 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) 
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1,
                                                       s.get()),
                         "cub::DeviceScan::ExclusiveSum"));
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 1, off_items[0].data() + KZ, sizeof(uint32_t),
+                                        cudaMemcpyDeviceToHost, s.get()),
+                        "cudaMemcpyAsync (item total)"));
+  // The schedule: items sorted by length, longest first (the sort needs the item total on the host).
+  item_lengths_kernel<<<grid_for(L.cap_a, 256), 256, 0, s.get()>>>(off_entries.data(), off_items[0].data(), KZ,
+                                                                   uint32_t(L.cap_a), item_len[0].data(),
+                                                                   item_ids[0].data());
+  CUZK_TRY_STATUS(check_launch("msm item_lengths_kernel"));
+  CUZK_TRY_STATUS(s.synchronize());
+  const uint32_t items = host_max[1];
+  cub::DoubleBuffer<uint32_t> lb(item_len[0].data(), item_len[1].data()), ib(item_ids[0].data(), item_ids[1].data());
+  tmp = cub_tmp.size();
+  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(cub_tmp.data(), tmp, lb, ib, items, 0,
+                                                                  std::bit_width(Lr), s.get()),
+                        "cub::DeviceRadixSort::SortPairsDescending (items)"));
   const Affine* bases = streamed ? base_stage[stage].data() : bases_dev;
-  segment_sum_kernel<Xyzz><<<grid_for(L.cap_a, B), B, 0, s.get()>>>(
-      off_entries.data(), off_items[0].data(), KZ, Lr, uint32_t(L.cap_a), EntrySource<Affine>{vb.Current(), bases},
-      part[0].data());
+  CUZK_TRY_STATUS(mark(3, s));
+  segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(off_entries.data(), off_items[0].data(), KZ,
+                                                                  items, ib.Current(),
+                                                                  EntrySource<Affine>{vb.Current(), bases},
+                                                                  part[0].data());
   CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
   CUZK_TRY_STATUS(check(cudaEventRecord(consumed[stage], s.get()), "cudaEventRecord"));
+  CUZK_TRY_STATUS(mark(4, s));
   CUZK_TRY_STATUS(s.synchronize());
+  if (profile) {
+    timings.digits_ms += between(0, 1);
+    timings.sort_ms += between(1, 2);
+    timings.offsets_ms += between(2, 3);
+    timings.accumulate_ms += between(3, 4);
+  }
 
   // Further rounds while some bucket still has more than L items (heavy buckets: 0/1 scalars,
   // repeated scalars); each divides the largest item count by L.
@@ -334,7 +408,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) 
                           "cub::DeviceScan::ExclusiveSum"));
     const size_t cap = part[1 - cur].size();
     segment_sum_kernel<Xyzz><<<grid_for(cap, B), B, 0, s.get()>>>(off_items[cur].data(), off_items[1 - cur].data(), KZ,
-                                                                  Lr, uint32_t(cap),
+                                                                  uint32_t(cap), nullptr,
                                                                   PartialSource<Xyzz>{part[cur].data()},
                                                                   part[1 - cur].data());
     CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
@@ -343,34 +417,86 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) 
   }
   merge_buckets_kernel<Xyzz><<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(),
                                                                  buckets.data());
-  return check_launch("msm merge_buckets_kernel");
+  CUZK_TRY_STATUS(check_launch("msm merge_buckets_kernel"));
+  if (profile) {
+    CUZK_TRY_STATUS(mark(5, s));
+    CUZK_TRY_STATUS(s.synchronize());
+    timings.merge_ms += between(4, 5);
+  }
+  return Status::Ok();
 }
 
-// Step 4: sum of sums per set on the device, then Σ_s 2^(c·m·s)·R_s on the host.
+// Step 4: per set, WS(B) = Σ_j (j + 1)·B_j = WS0(B) + Σ B. The device runs levels (level_kernel)
+// while a set has more than kHostLevel elements, folding each level's L outputs to one sum; the host
+// finishes: WS0 = S_0 + K_0·(S_1 + K_1·(… + K_last·WS0(last level))), then Σ_s 2^(c·m·s)·R_s.
 template <class Affine>
 Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobian* out) {
   using namespace msm_detail;
-  const uint32_t S = L.plan.sets, H = L.shape.H, K = L.red_k;
+  const uint32_t S = L.plan.sets;
   constexpr unsigned B = 128, Fold = 16;
-  uint32_t T = H / K;
-  bucket_sums_kernel<Xyzz><<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(buckets.data(), S, H, K, red[0].data());
-  CUZK_TRY_STATUS(check_launch("msm bucket_sums_kernel"));
-  int cur = 0;
-  while (T > 1) {
-    const uint32_t Tn = (T + Fold - 1) / Fold;
-    fold_kernel<Xyzz><<<grid_for(size_t(S) * Tn, B), B, 0, s.get()>>>(red[cur].data(), S, T, Fold, red[1 - cur].data());
-    CUZK_TRY_STATUS(check_launch("msm fold_kernel"));
-    cur = 1 - cur;
-    T = Tn;
+  CUZK_TRY_STATUS(mark(0, s));
+  uint32_t n = L.shape.H;
+  const Xyzz* X = buckets.data();
+  uint32_t runs[kMaxLevels];
+  unsigned levels = 0;
+  while (n > kHostLevel) {
+    if (levels == kMaxLevels) return make_error("MSM: reduction needs more levels than planned");
+    const uint32_t K = reduce_run(S, n), T = n / K;
+    Xyzz* A = lvl_A[levels % 2].data();
+    level_kernel<Xyzz><<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, lvl_L.data(), A);
+    CUZK_TRY_STATUS(check_launch("msm level_kernel"));
+    // Fold the L outputs of each set to one point, the last fold writing into lvl_sums.
+    Xyzz* dst = lvl_sums.data() + size_t(levels) * S;
+    const Xyzz* cur = lvl_L.data();
+    uint32_t t = T;
+    int scratch = 0;
+    if (t == 1) {
+      CUZK_TRY_STATUS(check(cudaMemcpyAsync(dst, cur, S * sizeof(Xyzz), cudaMemcpyDeviceToDevice, s.get()),
+                            "cudaMemcpyAsync (level sum)"));
+    }
+    while (t > 1) {
+      const uint32_t tn = (t + Fold - 1) / Fold;
+      Xyzz* o = tn == 1 ? dst : fold_tmp[scratch].data();
+      fold_kernel<Xyzz><<<grid_for(size_t(S) * tn, B), B, 0, s.get()>>>(cur, S, t, Fold, o);
+      CUZK_TRY_STATUS(check_launch("msm fold_kernel"));
+      cur = o;
+      scratch ^= 1;
+      t = tn;
+    }
+    runs[levels++] = K;
+    X = A;
+    n = T;
   }
-  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_sets, red[cur].data(), S * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
-                        "cudaMemcpyAsync (set sums)"));
+  Xyzz* sums = host_sets;
+  Xyzz* last = host_sets + size_t(S) * kMaxLevels;
+  if (levels)
+    CUZK_TRY_STATUS(check(cudaMemcpyAsync(sums, lvl_sums.data(), size_t(levels) * S * sizeof(Xyzz),
+                                          cudaMemcpyDeviceToHost, s.get()),
+                          "cudaMemcpyAsync (level sums)"));
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(last, X, size_t(S) * n * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
+                        "cudaMemcpyAsync (last level)"));
+  CUZK_TRY_STATUS(mark(1, s));
   CUZK_TRY_STATUS(s.synchronize());
-  Xyzz acc = host_sets[S - 1];
+  if (profile) timings.reduce_ms += between(0, 1);
+  Xyzz acc = Xyzz::infinity();
   const unsigned shift = L.shape.c * L.shape.m;
-  for (uint32_t j = S - 1; j-- > 0;) {
-    for (unsigned d = 0; d < shift; ++d) acc = acc.dbl();
-    acc = acc.add(host_sets[j]);
+  for (uint32_t j = S; j-- > 0;) {
+    // WS0 and Σ of the last level by running sums from the top.
+    const Xyzz* x = last + size_t(j) * n;
+    Xyzz run = Xyzz::infinity(), ws = Xyzz::infinity();
+    for (uint32_t i = n; i-- > 1;) {
+      run = run.add(x[i]);
+      ws = ws.add(run);
+    }
+    const Xyzz total = run.add(x[0]);
+    for (unsigned l = levels; l-- > 0;) {
+      for (uint32_t k = runs[l]; k > 1; k /= 2) ws = ws.dbl();  // K is a power of two
+      ws = ws.add(sums[size_t(l) * S + j]);
+    }
+    const Xyzz set = ws.add(total);
+    if (j + 1 < S)
+      for (unsigned d = 0; d < shift; ++d) acc = acc.dbl();
+    acc = acc.add(set);
   }
   *out = acc.to_jacobian();
   return Status::Ok();
@@ -411,6 +537,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     if (n > nbases) return make_error("MSM: more scalars than bases");
     for (size_t k = 0; k <= chunks; ++k) first_base[k] = std::min(k * C, n);
   }
+  timings = MsmTimings{};
   if (n == 0) return J::infinity();
   auto g = DeviceGuard::enter(device);
   if (!g) return g.error();
@@ -455,6 +582,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     if (staging && k + 1 < chunks) CUZK_TRY_STATUS(issue_copy(k + 1));
     if (staging) CUZK_TRY_STATUS(check(cudaStreamWaitEvent(s.get(), copied[b], 0), "cudaStreamWaitEvent"));
     const Fr* sc = stage_scalars ? scalar_stage[b].data() : scalars + i0;
+    CUZK_TRY_STATUS(mark(0, s));
     digits_kernel<<<grid_for(len, 128), 128, 0, s.get()>>>(
         sc, uint32_t(len), i0, form == ScalarForm::montgomery, density_host ? density.data() : nullptr,
         word_rank.data(), streamed ? first_base[k] : 0, L.shape, keys[0].data(), vals[0].data());

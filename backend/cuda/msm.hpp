@@ -7,10 +7,11 @@
 //      that sorts last and is ignored;
 //   2. CUB's radix sort orders the pairs by bucket;
 //   3. buckets are split into items of at most `bucket_run` points, each item summed by one thread
-//      into an XYZZ point, and the items of a bucket merged (again in rounds, so a bucket holding
-//      most of the points, e.g. every scalar equal to 1, is summed in parallel, not by one thread);
-//   4. after the last chunk, each bucket set is reduced by running sums on the device, and the host
-//      combines the few set results with doublings.
+//      into an XYZZ point (items sorted by length, longest first, so a warp's threads finish
+//      together), and the items of a bucket merged (again in rounds, so a bucket holding most of
+//      the points, e.g. every scalar equal to 1, is summed in parallel, not by one thread);
+//   4. after the last chunk, each bucket set is reduced by levels of running sums on the device,
+//      and the host combines the few level and set results with doublings.
 //
 // Fixed bases allow precomputation: with `precompute` = m tables holding 2^(c·j)·P (j < m), windows
 // w and w + m share a bucket set, so ceil(W/m) sets remain; m = W leaves a single set, whose small
@@ -46,7 +47,13 @@ struct MsmConfig {
   unsigned window_bits = 0;  // c, in 1..24; 0 picks the cheapest by the cost model (msm.cu)
   unsigned precompute = 1;   // m tables of multiples; 1 = none, 0 = one table per window (single set)
   size_t chunk_points = 0;   // scalars per pass; 0 = all of them in one pass
-  unsigned bucket_run = 32;  // the most points one thread adds in step 3 (load balance vs merge cost)
+  unsigned bucket_run = 0;   // the most points one thread adds in step 3; 0: about twice the mean bucket
+  bool profile = false;      // time the phases with events (last_timings()); adds a sync per chunk
+};
+
+// Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).
+struct MsmTimings {
+  float digits_ms = 0, sort_ms = 0, offsets_ms = 0, accumulate_ms = 0, merge_ms = 0, reduce_ms = 0;
 };
 
 // Where scalars and bases live and how scalars are encoded.
@@ -59,6 +66,7 @@ struct MsmPlan {
   unsigned windows = 0;      // W = ceil(256 / c)
   unsigned precompute = 0;   // m (tables of bases)
   unsigned sets = 0;         // ceil(W / m) bucket sets
+  unsigned bucket_run = 0;   // L, resolved
   size_t chunk_points = 0;   // scalars per pass
   size_t base_bytes = 0;     // resident bases and tables (0 for bases streamed from the host)
   size_t work_bytes = 0;     // everything else: digits, sort, items, buckets, staging
@@ -86,6 +94,7 @@ class Msm {
 
   const MsmPlan& plan() const;
   int device() const;
+  const MsmTimings& last_timings() const;
 
   // The bases, n <= max_points of them (infinity = all-zero affine). Device bases are copied into
   // the context when it precomputes (m > 1) and otherwise only referenced: they must then outlive

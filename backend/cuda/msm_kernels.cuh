@@ -22,10 +22,6 @@ template <class X>
 __device__ __noinline__ X p_add(const X& a, const X& b) {
   return a.add(b);
 }
-template <class X, class A>
-__device__ __noinline__ X p_madd(const X& a, const A& b) {
-  return a.add_mixed(b);
-}
 template <class X>
 __device__ __noinline__ X p_dbl(const X& a) {
   return a.dbl();
@@ -128,37 +124,71 @@ __device__ __forceinline__ uint32_t segment_of(const uint32_t* a, uint32_t n, ui
 }
 
 // Sources of points for the segmented sums: sorted (index, sign) entries into the base tables, or
-// XYZZ partial sums of a previous round.
+// XYZZ partial sums of a previous round. load() is split from add() so that the kernel can issue
+// the next gather before the current addition.
 template <class Affine>
 struct EntrySource {
   const uint32_t* vals;
   const Affine* bases;
-  template <class Acc>
-  __device__ __forceinline__ void add_to(Acc& acc, uint32_t e) const {
+  using Point = Affine;
+  __device__ __forceinline__ Affine load(uint32_t e) const {
     const uint32_t v = vals[e];
     Affine p = bases[v & ~kNegBit];
     if (v & kNegBit) p.y = -p.y;
-    acc = p_madd(acc, p);
+    return p;
+  }
+  // The accumulation's hot loop: the mixed addition is inlined (its only use in the unit), so the
+  // prefetched point stays in registers instead of being spilled around a call.
+  template <class Acc>
+  __device__ __forceinline__ void add(Acc& acc, const Affine& p) const {
+    acc = acc.add_mixed(p);
   }
 };
 template <class Xyzz>
 struct PartialSource {
   const Xyzz* parts;
-  __device__ __forceinline__ void add_to(Xyzz& acc, uint32_t e) const { acc = p_add(acc, parts[e]); }
+  using Point = Xyzz;
+  __device__ __forceinline__ Xyzz load(uint32_t e) const { return parts[e]; }
+  __device__ __forceinline__ void add(Xyzz& acc, const Xyzz& p) const { acc = p_add(acc, p); }
 };
 
-// Item q of segment k (items numbered by item_off, KZ segments) sums positions
-// [seg_off[k] + jL, min(seg_off[k] + (j+1)L, seg_off[k+1])) with j = q - item_off[k].
-template <class Xyzz, class Source>
-__global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
-                                   uint32_t KZ, uint32_t L, uint32_t cap, Source src, Xyzz* __restrict__ out) {
+// For the accumulation's schedule: key = length of item q, value = q, for q < the item total. Sorted
+// by length (longest first), neighbouring threads of a warp get items of nearly equal length.
+static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
+                                           uint32_t KZ, uint32_t cap, uint32_t* __restrict__ len,
+                                           uint32_t* __restrict__ ids) {
   const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= cap || q >= item_off[KZ]) return;
   const uint32_t k = segment_of(item_off, KZ + 1, q);
-  const uint32_t b = seg_off[k] + (q - item_off[k]) * L;
-  const uint32_t e = min(b + L, seg_off[k + 1]);
+  const uint32_t j = q - item_off[k], items = item_off[k + 1] - item_off[k];
+  const uint64_t n = seg_off[k + 1] - seg_off[k];
+  len[q] = uint32_t(n * (j + 1) / items - n * j / items);
+  ids[q] = q;
+}
+
+// Segment k (KZ segments) of length n is cut into its c_k = item_off[k+1] - item_off[k] items of
+// nearly equal length (n·j/c_k boundaries, so every item has between L/2 and L points once n > L,
+// which keeps the threads of a warp busy for similar times); item q = item_off[k] + j sums one.
+// With `order`, thread r takes item order[r] (the length-sorted schedule).
+template <class Xyzz, class Source>
+__global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
+                                   uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order, Source src,
+                                   Xyzz* __restrict__ out) {
+  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= cap || r >= item_off[KZ]) return;
+  const uint32_t q = order ? order[r] : r;
+  const uint32_t k = segment_of(item_off, KZ + 1, q);
+  const uint32_t j = q - item_off[k], items = item_off[k + 1] - item_off[k];
+  const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
+  const uint32_t b = s0 + uint32_t(uint64_t(n) * j / items);
+  const uint32_t e = s0 + uint32_t(uint64_t(n) * (j + 1) / items);
   Xyzz acc = Xyzz::infinity();
-  for (uint32_t i = b; i < e; ++i) src.add_to(acc, i);
+  typename Source::Point next = src.load(b);  // items are never empty
+  for (uint32_t i = b; i < e; ++i) {
+    const typename Source::Point cur = next;
+    if (i + 1 < e) next = src.load(i + 1);
+    src.add(acc, cur);
+  }
   out[q] = acc;
 }
 
@@ -181,34 +211,25 @@ __global__ void fill_infinity_kernel(Xyzz* p, size_t n) {
     p[i] = Xyzz::infinity();
 }
 
-// [k]P for a small k, double-and-add.
+// Sum of sums, one level. With 0-based weights WS0(X) = Σ_j j·X_j over a set's n elements, cut
+// into T = n/K runs of K: WS0(X) = Σ_t L_t + K·WS0(A), where L_t = Σ_i i·X[tK + i] (running sums
+// from the top) and A_t = Σ_i X[tK + i]. So each level is K - 1 pairs of additions per thread and
+// leaves a set K times smaller; the host applies the factors K (doublings) at the end.
 template <class Xyzz>
-__device__ Xyzz mul_small(const Xyzz& p, uint32_t k) {
-  Xyzz r = Xyzz::infinity();
-  for (int b = 31 - __clz(k | 1); b >= 0; --b) {
-    r = p_dbl(r);
-    if ((k >> b) & 1) r = p_add(r, p);
-  }
-  return k ? r : Xyzz::infinity();
-}
-
-// Sum of sums, first level. Thread (s, t) takes buckets [tK, (t+1)K) of set s (bucket j holds
-// digit magnitude j + 1) and writes Σ_j (j + 1)·B_j over its range: running sums from the top give
-// Σ (j - tK + 1)·B_j, and tK·(Σ B_j) adds the rest.
-template <class Xyzz>
-__global__ void bucket_sums_kernel(const Xyzz* __restrict__ buckets, uint32_t sets, uint32_t H, uint32_t K,
-                                   Xyzz* __restrict__ out) {
-  const uint32_t T = H / K;
+__global__ void level_kernel(const Xyzz* __restrict__ X, uint32_t sets, uint32_t n, uint32_t K,
+                             Xyzz* __restrict__ Lout, Xyzz* __restrict__ Aout) {
+  const uint32_t T = n / K;
   const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= sets * T) return;
   const uint32_t s = g / T, t = g % T;
-  const Xyzz* b = buckets + size_t(s) * H + size_t(t) * K;
+  const Xyzz* x = X + size_t(s) * n + size_t(t) * K;
   Xyzz run = Xyzz::infinity(), sum = Xyzz::infinity();
-  for (uint32_t j = K; j-- > 0;) {
-    run = p_add(run, b[j]);
+  for (uint32_t i = K - 1; i >= 1; --i) {
+    run = p_add(run, x[i]);
     sum = p_add(sum, run);
   }
-  out[g] = p_add(sum, mul_small(run, t * K));
+  Lout[g] = sum;
+  Aout[g] = p_add(run, x[0]);
 }
 
 // out[s·T' + u] = Σ in[s·T + uF .. min(s·T + (u+1)F, s·T + T)), T' = ceil(T / F).

@@ -3,6 +3,7 @@
 // in reference/measured-h200.md were taken), median of several runs after a warm-up.
 //
 //   cuzk_bench_msm [g1|g2] [lg_n ...] [--precompute m] [--window c] [--run L] [--reps r] [--check]
+//                  [--profile]   (phase times of the last run, from events)
 //
 // Points: 2^16 distinct random points [t0 + jδ]G spread by a random index over n slots (each slot
 // its own memory, so the gathers cost what distinct points cost). --check compares against the
@@ -124,9 +125,15 @@ int bench(const char* name, unsigned lg, const Options& o, const Stream& s) {
   const MsmPlan& pl = ctx->plan();
   std::printf("%-3s 2^%-2u c=%-2u W=%-2u m=%-2u sets=%-2u L=%-3u  median %9.2f ms  min %9.2f  %7.1f Mpts/s  "
               "precompute %8.1f ms  mem %6.2f GiB%s\n",
-              name, lg, pl.window_bits, pl.windows, pl.precompute, pl.sets, o.cfg.bucket_run, med, times.front(),
+              name, lg, pl.window_bits, pl.windows, pl.precompute, pl.sets, pl.bucket_run, med, times.front(),
               double(n) / med / 1e3, pre_ms, double(pl.total_bytes()) / double(1ull << 30),
               o.check ? (ok ? "  check OK" : "  CHECK FAILED") : "");
+  if (o.cfg.profile) {
+    const MsmTimings& t = ctx->last_timings();
+    std::printf("    phases (last run, device ms): digits %.2f  sort %.2f  offsets %.2f  accumulate %.2f  "
+                "rounds+merge %.2f  reduce %.2f\n",
+                t.digits_ms, t.sort_ms, t.offsets_ms, t.accumulate_ms, t.merge_ms, t.reduce_ms);
+  }
   std::fflush(stdout);
   return ok ? 0 : 2;
 }
@@ -147,6 +154,7 @@ int main(int argc, char** argv) {
     else if (a == "--run") o.cfg.bucket_run = next();
     else if (a == "--reps") o.reps = int(next());
     else if (a == "--check") o.check = true;
+    else if (a == "--profile") o.cfg.profile = true;
     else sizes.push_back(unsigned(std::atoi(a.c_str())));
   }
   if (sizes.empty()) sizes = {20, 22, 24};
