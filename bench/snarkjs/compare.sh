@@ -35,7 +35,6 @@ done
 snarkjs() { "$bin/snarkjs" "$@"; }
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $1 }"; }
-entropy() { od -An -tx8 -N16 /dev/urandom | tr -d ' \n'; }
 mkdir -p "$cache"
 cd "$cache"
 
@@ -63,10 +62,9 @@ if [[ ! -s $ptau ]]; then
   bash "$root/bench/snarkjs/make_ptau.sh" 16 "$ptau"
 fi
 if [[ ! -s sha256_512.zkey ]]; then
-  echo "zkey: groth16 setup + one contribution"
-  snarkjs groth16 setup sha256_512.r1cs "$ptau" sha256_512_0.zkey >/dev/null
-  snarkjs zkey contribute sha256_512_0.zkey sha256_512.zkey.tmp --name=bench -e="$(entropy)" >/dev/null
-  rm -f sha256_512_0.zkey
+  # No phase-2 contribution: proving costs the same with or without one, and it saves minutes.
+  echo "zkey: groth16 setup"
+  snarkjs groth16 setup sha256_512.r1cs "$ptau" sha256_512.zkey.tmp >/dev/null
   mv sha256_512.zkey.tmp sha256_512.zkey
 fi
 [[ -s vk.json ]] || snarkjs zkey export verificationkey sha256_512.zkey vk.json >/dev/null
