@@ -47,6 +47,23 @@ if [ -x "$B/bench/cpu/cuzk_bench_cpu" ]; then
   timeout 120 "$B/bench/cpu/cuzk_bench_cpu" --quick >>"$O/bench.log" 2>&1
 fi
 
+# Whole proofs of the partition shape (constraints 0.97·2^k, 20 inputs, A 100 %, B 60 %, aux 40 % 0,
+# 40 % 1): from the assignment in host memory to the proof, parameters resident on the device
+# (a warm-up proof loads them), with a key of random points (timing only). CUZK_PROVE_LOGS picks
+# the sizes; "27:8G" runs 2^27 under an 8 GiB budget.
+if [ -x "$B/cli/cuzk" ]; then
+  for spec in ${CUZK_PROVE_LOGS:-20 24 26}; do
+    k=${spec%%:*}
+    budget=""
+    [ "$spec" != "$k" ] && budget="--vram-budget ${spec#*:}"
+    log "bench prove 2^$k $budget"
+    # shellcheck disable=SC2086
+    timeout 300 "$B/cli/cuzk" bench prove --circuit synthetic --log-domain "$k" --fake-key --backend cuda \
+      --warmup --repeat 2 $budget --json "$O/prove_$k${budget:+_budget}.json" >>"$O/bench.log" 2>&1
+    echo "exit $? for prove 2^$k" | tee -a "$O/summary.txt" >>"$O/bench.log"
+  done
+fi
+
 # SASS of the throughput kernels: instruction mix per kernel.
 obj=$(find "$B" -name 'throughput.cu.o' | head -1)
 if [ -n "$obj" ] && command -v cuobjdump >/dev/null; then
