@@ -19,7 +19,9 @@ namespace cuzk::cuda {
 namespace msm_detail {
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
-inline unsigned grid_for(size_t n, unsigned block) { return unsigned(std::max<size_t>(1, ceil_div(n, block))); }
+inline unsigned grid_for(size_t n, unsigned block) {
+  return unsigned(std::max<size_t>(1, ceil_div(n, block)));
+}
 
 // The reduction's levels (level_kernel) run on the device while a set has more than kHostLevel
 // elements; each level cuts a set by its run K, at least 16, more while that leaves over 2^17 threads.
@@ -56,11 +58,13 @@ template <class Affine>
 Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streamed) {
   if (max_points == 0) return make_error("MSM: max_points must be positive");
   if (cfg.window_bits > 24) return make_error("MSM: window_bits above 24");
-  if (streamed && cfg.precompute != 1) return make_error("MSM: streamed bases cannot be precomputed (precompute must be 1)");
+  if (streamed && cfg.precompute != 1)
+    return make_error("MSM: streamed bases cannot be precomputed (precompute must be 1)");
   Layout L;
   const bool fold_all = cfg.precompute == 0;
   const double add_cost = sizeof(typename Affine::field) > 48 ? 1.45 : 1.42;
-  const unsigned c = cfg.window_bits ? cfg.window_bits : msm_pick_window(max_points, cfg.precompute, add_cost);
+  const unsigned c =
+      cfg.window_bits ? cfg.window_bits : msm_pick_window(max_points, cfg.precompute, add_cost);
   const unsigned W = (256 + c - 1) / c;
   const unsigned m = fold_all ? W : std::min(cfg.precompute, W);
   const unsigned S = (W + m - 1) / m;
@@ -78,8 +82,9 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.entries = C * W;
   // Items are scheduled longest first, so a run can be long without idling the warp: by default about
   // twice the mean bucket, which leaves most buckets one item (no merge) and splits heavy ones.
-  L.run = cfg.bucket_run ? cfg.bucket_run
-                         : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
+  L.run = cfg.bucket_run
+              ? cfg.bucket_run
+              : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
   L.cap_a = ceil_div(L.entries, L.run) + L.KZ + 1;
   L.cap_b = ceil_div(L.cap_a, L.run) + L.KZ + 1;
   L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
@@ -88,9 +93,9 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
   size_t sort_bytes = 0, scan_bytes = 0, max_bytes = 0;
   cub::DoubleBuffer<uint32_t> kb(nullptr, nullptr), vb(nullptr, nullptr);
-  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, uint32_t(L.entries), 0,
-                                                        L.key_bits),
-                        "cub::DeviceRadixSort::SortPairs (size)"));
+  CUZK_TRY_STATUS(
+      check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, uint32_t(L.entries), 0, L.key_bits),
+            "cub::DeviceRadixSort::SortPairs (size)"));
   const size_t scan_n = std::max<size_t>(L.KZ + 1, L.words);
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<uint32_t*>(nullptr),
                                                       static_cast<uint32_t*>(nullptr), uint32_t(scan_n)),
@@ -99,8 +104,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
                                                static_cast<uint32_t*>(nullptr), uint32_t(L.KZ + 1)),
                         "cub::DeviceReduce::Max (size)"));
   size_t order_bytes = 0;
-  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_bytes, kb, vb, uint32_t(L.cap_a), 0,
-                                                                  std::bit_width(L.run)),
+  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(
+                            nullptr, order_bytes, kb, vb, uint32_t(L.cap_a), 0, std::bit_width(L.run)),
                         "cub::DeviceRadixSort::SortPairsDescending (size)"));
   L.cub_bytes = std::max({sort_bytes, scan_bytes, max_bytes, order_bytes, size_t(256)});
 
@@ -114,16 +119,17 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   p.bucket_run = L.run;
   p.chunk_points = C;
   p.base_bytes = streamed ? 0 : size_t(m) * max_points * sizeof(Affine);
-  p.work_bytes = 2 * C * sizeof(Fr)                              // scalar staging, two buffers
-                 + (streamed ? 2 * C * sizeof(Affine) : 0)       // base staging
+  p.work_bytes = 2 * C * sizeof(Fr)                                 // scalar staging, two buffers
+                 + (streamed ? 2 * C * sizeof(Affine) : 0)          // base staging
                  + L.words * (sizeof(uint64_t) + sizeof(uint32_t))  // density and word ranks
-                 + 4 * L.entries * sizeof(uint32_t)              // keys and values, double-buffered
-                 + L.cub_bytes                                   //
-                 + 4 * (size_t(L.KZ) + 1) * sizeof(uint32_t)     // offsets: entries, counts, two item sets
-                 + (L.cap_a + L.cap_b) * xb                      // partial sums
-                 + 4 * L.cap_a * sizeof(uint32_t)                 // item schedule, double-buffered
-                 + size_t(L.KZ) * xb                             // buckets
-                 + (3 * T + 2 * size_t(S) * ceil_div(L.level0, 16) + size_t(S) * kMaxLevels) * xb;  // reduction
+                 + 4 * L.entries * sizeof(uint32_t)                 // keys and values, double-buffered
+                 + L.cub_bytes                                      //
+                 + 4 * (size_t(L.KZ) + 1) * sizeof(uint32_t)        // offsets: entries, counts, two item sets
+                 + (L.cap_a + L.cap_b) * xb                         // partial sums
+                 + 4 * L.cap_a * sizeof(uint32_t)                   // item schedule, double-buffered
+                 + size_t(L.KZ) * xb                                // buckets
+                 +
+                 (3 * T + 2 * size_t(S) * ceil_div(L.level0, 16) + size_t(S) * kMaxLevels) * xb;  // reduction
   return L;
 }
 
@@ -158,7 +164,7 @@ struct Msm<Affine>::State {
   DeviceBuffer<Xyzz> buckets;
   DeviceBuffer<uint32_t> item_len[2], item_ids[2];  // length-sorted schedule of the accumulation
   DeviceBuffer<Xyzz> lvl_L, lvl_A[2], fold_tmp[2], lvl_sums;
-  Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
+  Xyzz* host_sets = nullptr;     // pinned: level sums (kMaxLevels per set), then the last level's elements
   uint32_t* host_max = nullptr;  // pinned: [0] most items in a bucket, [1] item total
 
   // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
@@ -215,24 +221,26 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
   const auto& lay = st->L;
   const size_t C = lay.plan.chunk_points;
   for (int b = 0; b < 2; ++b) {
-    CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&st->copied[b], cudaEventDisableTiming), "cudaEventCreate"));
-    CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&st->consumed[b], cudaEventDisableTiming), "cudaEventCreate"));
+    CUZK_TRY_STATUS(
+        check(cudaEventCreateWithFlags(&st->copied[b], cudaEventDisableTiming), "cudaEventCreate"));
+    CUZK_TRY_STATUS(
+        check(cudaEventCreateWithFlags(&st->consumed[b], cudaEventDisableTiming), "cudaEventCreate"));
   }
-  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels +
-                                                                         msm_detail::kHostLevel) *
-                                                         sizeof(typename State::Xyzz)),
-                        "cudaMallocHost"));
+  CUZK_TRY_STATUS(
+      check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels + msm_detail::kHostLevel) *
+                                               sizeof(typename State::Xyzz)),
+            "cudaMallocHost"));
   CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 2 * sizeof(uint32_t)), "cudaMallocHost"));
   st->profile = config.profile;
   if (st->profile)
     for (cudaEvent_t& e : st->ev) CUZK_TRY_STATUS(check(cudaEventCreate(&e), "cudaEventCreate"));
 
-  // Every device allocation of the context, in plan order (MsmPlan counts the same bytes).
-#define CUZK_MSM_ALLOC(buf, T, n)                    \
-  do {                                               \
-    auto r_ = DeviceBuffer<T>::alloc(device, (n));   \
-    if (!r_) return r_.error();                      \
-    buf = std::move(*r_);                            \
+      // Every device allocation of the context, in plan order (MsmPlan counts the same bytes).
+#define CUZK_MSM_ALLOC(buf, T, n)                  \
+  do {                                             \
+    auto r_ = DeviceBuffer<T>::alloc(device, (n)); \
+    if (!r_) return r_.error();                    \
+    buf = std::move(*r_);                          \
   } while (0)
   using Xyzz = typename State::Xyzz;
   if (!streamed_bases) CUZK_MSM_ALLOC(st->tables, Affine, size_t(lay.plan.precompute) * max_points);
@@ -322,8 +330,8 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
       const size_t len = std::min(chunk, n - i0);
       const size_t threads = msm_detail::ceil_div(len, msm_detail::kStripe);
       msm_detail::shift_bases_kernel<Affine, typename State::Xyzz>
-          <<<msm_detail::grid_for(threads, 64), 64, 0, s.get()>>>(t + (j - 1) * stride + i0, t + j * stride + i0,
-                                                                  st.part[0].data(), len, st.L.shape.c);
+          <<<msm_detail::grid_for(threads, 64), 64, 0, s.get()>>>(
+              t + (j - 1) * stride + i0, t + j * stride + i0, st.part[0].data(), len, st.L.shape.c);
       CUZK_TRY_STATUS(check_launch("msm shift_bases_kernel"));
     }
   }
@@ -343,46 +351,49 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) 
   CUZK_TRY_STATUS(mark(1, s));
   cub::DoubleBuffer<uint32_t> kb(keys[0].data(), keys[1].data()), vb(vals[0].data(), vals[1].data());
   size_t tmp = cub_tmp.size();
-  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, L.key_bits, s.get()),
-                        "cub::DeviceRadixSort::SortPairs"));
+  CUZK_TRY_STATUS(
+      check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, L.key_bits, s.get()),
+            "cub::DeviceRadixSort::SortPairs"));
   CUZK_TRY_STATUS(mark(2, s));
-  bucket_offsets_kernel<<<grid_for(size_t(E) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ, off_entries.data());
+  bucket_offsets_kernel<<<grid_for(size_t(E) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ,
+                                                                           off_entries.data());
   CUZK_TRY_STATUS(check_launch("msm bucket_offsets_kernel"));
 
   // Round 1: entries -> part[0], items numbered by off_items[0].
-  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, Lr, counts.data());
+  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, Lr,
+                                                                         counts.data());
   CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
   tmp = cub_tmp.size();
-  CUZK_TRY_STATUS(check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, counts.data(), off_items[1].data(), KZ + 1, s.get()),
-                        "cub::DeviceReduce::Max"));
-  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max, off_items[1].data(), sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                                        s.get()),
-                        "cudaMemcpyAsync (max items)"));
+  CUZK_TRY_STATUS(
+      check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, counts.data(), off_items[1].data(), KZ + 1, s.get()),
+            "cub::DeviceReduce::Max"));
+  CUZK_TRY_STATUS(
+      check(cudaMemcpyAsync(host_max, off_items[1].data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s.get()),
+            "cudaMemcpyAsync (max items)"));
   tmp = cub_tmp.size();
-  CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1,
-                                                      s.get()),
-                        "cub::DeviceScan::ExclusiveSum"));
+  CUZK_TRY_STATUS(check(
+      cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
+      "cub::DeviceScan::ExclusiveSum"));
   CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 1, off_items[0].data() + KZ, sizeof(uint32_t),
                                         cudaMemcpyDeviceToHost, s.get()),
                         "cudaMemcpyAsync (item total)"));
   // The schedule: items sorted by length, longest first (the sort needs the item total on the host).
-  item_lengths_kernel<<<grid_for(L.cap_a, 256), 256, 0, s.get()>>>(off_entries.data(), off_items[0].data(), KZ,
-                                                                   uint32_t(L.cap_a), item_len[0].data(),
-                                                                   item_ids[0].data());
+  item_lengths_kernel<<<grid_for(L.cap_a, 256), 256, 0, s.get()>>>(
+      off_entries.data(), off_items[0].data(), KZ, uint32_t(L.cap_a), item_len[0].data(), item_ids[0].data());
   CUZK_TRY_STATUS(check_launch("msm item_lengths_kernel"));
   CUZK_TRY_STATUS(s.synchronize());
   const uint32_t items = host_max[1];
-  cub::DoubleBuffer<uint32_t> lb(item_len[0].data(), item_len[1].data()), ib(item_ids[0].data(), item_ids[1].data());
+  cub::DoubleBuffer<uint32_t> lb(item_len[0].data(), item_len[1].data()),
+      ib(item_ids[0].data(), item_ids[1].data());
   tmp = cub_tmp.size();
   CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(cub_tmp.data(), tmp, lb, ib, items, 0,
                                                                   std::bit_width(Lr), s.get()),
                         "cub::DeviceRadixSort::SortPairsDescending (items)"));
   const Affine* bases = streamed ? base_stage[stage].data() : bases_dev;
   CUZK_TRY_STATUS(mark(3, s));
-  segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(off_entries.data(), off_items[0].data(), KZ,
-                                                                  items, ib.Current(),
-                                                                  EntrySource<Affine>{vb.Current(), bases},
-                                                                  part[0].data());
+  segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
+      off_entries.data(), off_items[0].data(), KZ, items, ib.Current(),
+      EntrySource<Affine>{vb.Current(), bases}, part[0].data());
   CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
   CUZK_TRY_STATUS(check(cudaEventRecord(consumed[stage], s.get()), "cudaEventRecord"));
   CUZK_TRY_STATUS(mark(4, s));
@@ -403,20 +414,19 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) 
                                                                            counts.data());
     CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
     tmp = cub_tmp.size();
-    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[1 - cur].data(),
-                                                        KZ + 1, s.get()),
+    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(),
+                                                        off_items[1 - cur].data(), KZ + 1, s.get()),
                           "cub::DeviceScan::ExclusiveSum"));
     const size_t cap = part[1 - cur].size();
-    segment_sum_kernel<Xyzz><<<grid_for(cap, B), B, 0, s.get()>>>(off_items[cur].data(), off_items[1 - cur].data(), KZ,
-                                                                  uint32_t(cap), nullptr,
-                                                                  PartialSource<Xyzz>{part[cur].data()},
-                                                                  part[1 - cur].data());
+    segment_sum_kernel<Xyzz><<<grid_for(cap, B), B, 0, s.get()>>>(
+        off_items[cur].data(), off_items[1 - cur].data(), KZ, uint32_t(cap), nullptr,
+        PartialSource<Xyzz>{part[cur].data()}, part[1 - cur].data());
     CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
     cur = 1 - cur;
     most = (most + Lr - 1) / Lr;
   }
-  merge_buckets_kernel<Xyzz><<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(),
-                                                                 buckets.data());
+  merge_buckets_kernel<Xyzz>
+      <<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(), buckets.data());
   CUZK_TRY_STATUS(check_launch("msm merge_buckets_kernel"));
   if (profile) {
     CUZK_TRY_STATUS(mark(5, s));
@@ -473,8 +483,9 @@ Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobia
     CUZK_TRY_STATUS(check(cudaMemcpyAsync(sums, lvl_sums.data(), size_t(levels) * S * sizeof(Xyzz),
                                           cudaMemcpyDeviceToHost, s.get()),
                           "cudaMemcpyAsync (level sums)"));
-  CUZK_TRY_STATUS(check(cudaMemcpyAsync(last, X, size_t(S) * n * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
-                        "cudaMemcpyAsync (last level)"));
+  CUZK_TRY_STATUS(
+      check(cudaMemcpyAsync(last, X, size_t(S) * n * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
+            "cudaMemcpyAsync (last level)"));
   CUZK_TRY_STATUS(mark(1, s));
   CUZK_TRY_STATUS(s.synchronize());
   if (profile) timings.reduce_ms += between(0, 1);
@@ -548,8 +559,8 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     popcount_kernel<<<grid_for(words, 256), 256, 0, s.get()>>>(density.data(), words, word_rank.data());
     CUZK_TRY_STATUS(check_launch("msm popcount_kernel"));
     size_t tmp = cub_tmp.size();
-    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, word_rank.data(), word_rank.data(),
-                                                        uint32_t(words), s.get()),
+    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, word_rank.data(),
+                                                        word_rank.data(), uint32_t(words), s.get()),
                           "cub::DeviceScan::ExclusiveSum (density)"));
   }
   fill_infinity_kernel<Xyzz><<<grid_for(L.KZ, 256), 256, 0, s.get()>>>(buckets.data(), L.KZ);
@@ -562,7 +573,8 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
   auto issue_copy = [&](size_t k) -> Status {
     const int b = int(k % 2);
     const size_t i0 = k * C, len = std::min(C, n - i0);
-    if (k >= 2) CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[b], 0), "cudaStreamWaitEvent"));
+    if (k >= 2)
+      CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[b], 0), "cudaStreamWaitEvent"));
     if (stage_scalars) CUZK_TRY_STATUS(scalar_stage[b].upload(scalars + i0, len, copy));
     if (streamed) {
       const size_t b0 = first_base[k], nb = first_base[k + 1] - first_base[k];
@@ -595,8 +607,8 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
 }
 
 template <class Affine>
-Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run(const Fr* scalars, size_t n, Memory where, ScalarForm form,
-                                                        const Stream& s) {
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run(const Fr* scalars, size_t n, Memory where,
+                                                        ScalarForm form, const Stream& s) {
   return st_->run(scalars, n, nullptr, where, form, s);
 }
 

@@ -49,10 +49,10 @@ struct DigitShape {
 // as keys[w·n + i] (bucket) and vals[w·n + i] (base index and sign). Variables absent from the
 // density bitmap, and zero digits, get key KZ. Bases are rank(i) - base_first (density) or
 // first + i - base_first.
-static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
-                              const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
-                              size_t base_first, DigitShape sh, uint32_t* __restrict__ keys,
-                              uint32_t* __restrict__ vals) {
+static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first,
+                                     bool montgomery, const uint64_t* __restrict__ density,
+                                     const uint32_t* __restrict__ word_rank, size_t base_first, DigitShape sh,
+                                     uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const size_t gi = first + i;
@@ -94,7 +94,7 @@ static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n,
 // off[k] = first sorted position whose key is >= k, for k in [0, KZ]; one thread per position in
 // [0, E] writes the keys that start at it, so every entry is written exactly once.
 static __global__ void bucket_offsets_kernel(const uint32_t* __restrict__ keys, uint32_t E, uint32_t KZ,
-                                      uint32_t* __restrict__ off) {
+                                             uint32_t* __restrict__ off) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > E) return;
   const uint32_t lo = i == 0 ? 0 : keys[i - 1] + 1;
@@ -104,7 +104,7 @@ static __global__ void bucket_offsets_kernel(const uint32_t* __restrict__ keys, 
 
 // counts[k] = ceil(len of segment k / L) items, counts[KZ] = 0 (the scan then puts the total there).
 static __global__ void item_counts_kernel(const uint32_t* __restrict__ off, uint32_t KZ, uint32_t L,
-                                   uint32_t* __restrict__ counts) {
+                                          uint32_t* __restrict__ counts) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k > KZ) return;
   counts[k] = k == KZ ? 0 : (off[k + 1] - off[k] + L - 1) / L;
@@ -154,9 +154,9 @@ struct PartialSource {
 
 // For the accumulation's schedule: key = length of item q, value = q, for q < the item total. Sorted
 // by length (longest first), neighbouring threads of a warp get items of nearly equal length.
-static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
-                                           uint32_t KZ, uint32_t cap, uint32_t* __restrict__ len,
-                                           uint32_t* __restrict__ ids) {
+static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off,
+                                           const uint32_t* __restrict__ item_off, uint32_t KZ, uint32_t cap,
+                                           uint32_t* __restrict__ len, uint32_t* __restrict__ ids) {
   const uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
   if (q >= cap || q >= item_off[KZ]) return;
   const uint32_t k = segment_of(item_off, KZ + 1, q);
@@ -171,9 +171,9 @@ static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off,
 // which keeps the threads of a warp busy for similar times); item q = item_off[k] + j sums one.
 // With `order`, thread r takes item order[r] (the length-sorted schedule).
 template <class Xyzz, class Source>
-__global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
-                                   uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order, Source src,
-                                   Xyzz* __restrict__ out) {
+__global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off,
+                                   const uint32_t* __restrict__ item_off, uint32_t KZ, uint32_t cap,
+                                   const uint32_t* __restrict__ order, Source src, Xyzz* __restrict__ out) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= cap || r >= item_off[KZ]) return;
   const uint32_t q = order ? order[r] : r;
@@ -282,7 +282,8 @@ __global__ void shift_bases_kernel(const Affine* __restrict__ in, Affine* __rest
 }
 
 // word_rank[w] = popcount(density[w]) (an exclusive scan follows).
-static __global__ void popcount_kernel(const uint64_t* __restrict__ density, size_t words, uint32_t* __restrict__ out) {
+static __global__ void popcount_kernel(const uint64_t* __restrict__ density, size_t words,
+                                       uint32_t* __restrict__ out) {
   const size_t w = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (w < words) out[w] = __popcll(density[w]);
 }

@@ -49,7 +49,8 @@ void parallel_for(size_t n, Fn&& f) {
 }
 
 double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 struct Options {
@@ -123,16 +124,18 @@ int bench(const char* name, unsigned lg, const Options& o, const Stream& s) {
   std::sort(times.begin(), times.end());
   const double med = times[times.size() / 2];
   const MsmPlan& pl = ctx->plan();
-  std::printf("%-3s 2^%-2u c=%-2u W=%-2u m=%-2u sets=%-2u L=%-3u  median %9.2f ms  min %9.2f  %7.1f Mpts/s  "
-              "precompute %8.1f ms  mem %6.2f GiB%s\n",
-              name, lg, pl.window_bits, pl.windows, pl.precompute, pl.sets, pl.bucket_run, med, times.front(),
-              double(n) / med / 1e3, pre_ms, double(pl.total_bytes()) / double(1ull << 30),
-              o.check ? (ok ? "  check OK" : "  CHECK FAILED") : "");
+  std::printf(
+      "%-3s 2^%-2u c=%-2u W=%-2u m=%-2u sets=%-2u L=%-3u  median %9.2f ms  min %9.2f  %7.1f Mpts/s  "
+      "precompute %8.1f ms  mem %6.2f GiB%s\n",
+      name, lg, pl.window_bits, pl.windows, pl.precompute, pl.sets, pl.bucket_run, med, times.front(),
+      double(n) / med / 1e3, pre_ms, double(pl.total_bytes()) / double(1ull << 30),
+      o.check ? (ok ? "  check OK" : "  CHECK FAILED") : "");
   if (o.cfg.profile) {
     const MsmTimings& t = ctx->last_timings();
-    std::printf("    phases (last run, device ms): digits %.2f  sort %.2f  offsets %.2f  accumulate %.2f  "
-                "rounds+merge %.2f  reduce %.2f\n",
-                t.digits_ms, t.sort_ms, t.offsets_ms, t.accumulate_ms, t.merge_ms, t.reduce_ms);
+    std::printf(
+        "    phases (last run, device ms): digits %.2f  sort %.2f  offsets %.2f  accumulate %.2f  "
+        "rounds+merge %.2f  reduce %.2f\n",
+        t.digits_ms, t.sort_ms, t.offsets_ms, t.accumulate_ms, t.merge_ms, t.reduce_ms);
   }
   std::fflush(stdout);
   return ok ? 0 : 2;
@@ -147,15 +150,24 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> unsigned { return i + 1 < argc ? unsigned(std::atoi(argv[++i])) : 0u; };
-    if (a == "g1") g2 = false;
-    else if (a == "g2") g2 = true;
-    else if (a == "--precompute") o.cfg.precompute = next();
-    else if (a == "--window") o.cfg.window_bits = next();
-    else if (a == "--run") o.cfg.bucket_run = next();
-    else if (a == "--reps") o.reps = int(next());
-    else if (a == "--check") o.check = true;
-    else if (a == "--profile") o.cfg.profile = true;
-    else sizes.push_back(unsigned(std::atoi(a.c_str())));
+    if (a == "g1")
+      g2 = false;
+    else if (a == "g2")
+      g2 = true;
+    else if (a == "--precompute")
+      o.cfg.precompute = next();
+    else if (a == "--window")
+      o.cfg.window_bits = next();
+    else if (a == "--run")
+      o.cfg.bucket_run = next();
+    else if (a == "--reps")
+      o.reps = int(next());
+    else if (a == "--check")
+      o.check = true;
+    else if (a == "--profile")
+      o.cfg.profile = true;
+    else
+      sizes.push_back(unsigned(std::atoi(a.c_str())));
   }
   if (sizes.empty()) sizes = {20, 22, 24};
   const char* dev = std::getenv("CUZK_BENCH_DEVICE");

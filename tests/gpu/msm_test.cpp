@@ -249,7 +249,7 @@ template <class A>
 void density_case(size_t n, const Case& c, std::mt19937_64& rng) {
   SCOPED_TRACE("n=" + std::to_string(n));
   std::vector<uint64_t> density((n + 63) / 64);
-  for (auto& w : density) w = rng() & rng();  // about a quarter present, like B's density
+  for (auto& w : density) w = rng() & rng();               // about a quarter present, like B's density
   if (n % 64) density.back() |= ~uint64_t(0) << (n % 64);  // bits past the end are ignored
   size_t present = 0;
   for (size_t i = 0; i < n; ++i) present += (density[i / 64] >> (i % 64)) & 1;
@@ -345,7 +345,8 @@ void discrete_log_check(size_t n) {
 }
 TEST(GpuMsm, G1LargeSizes) {
   CUZK_REQUIRE_GPU();
-  for (size_t n : {(size_t(1) << 18) + 3, size_t(1) << 20, (size_t(1) << 22)}) discrete_log_check<G1Affine>(n);
+  for (size_t n : {(size_t(1) << 18) + 3, size_t(1) << 20, (size_t(1) << 22)})
+    discrete_log_check<G1Affine>(n);
 }
 TEST(GpuMsm, G2LargeSizes) {
   CUZK_REQUIRE_GPU();
