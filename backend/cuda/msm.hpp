@@ -28,7 +28,14 @@
 // pinned host memory for that overlap (pageable memory is copied synchronously by the driver).
 //
 // Nothing here is global: a context belongs to one device, allocates its memory once in create(),
-// and every call names the stream it runs on. Errors, CUDA's included, come back as Status.
+// and every call names the stream it runs on. Errors, CUDA's included, come back as Status. A context
+// runs one MSM at a time (its buffers are reused between runs): give each worker its own.
+//
+// Typical use (bases resident with full precomputation, scalars from the prover's host memory):
+//   auto plan = Msm<G1Affine>::plan(n, {.precompute = 0});            // bytes, for the planner
+//   auto msm = Msm<G1Affine>::create(device, n, {.precompute = 0});    // allocates plan->total_bytes()
+//   msm->set_bases(bases, n, Memory::host, stream);                    // once per parameter set
+//   auto r = msm->run(scalars, n, Memory::host, ScalarForm::montgomery, stream);
 #pragma once
 
 #include <cstddef>
