@@ -13,5 +13,9 @@ void register_setup(CLI::App& app, int& status);
 void register_prove(CLI::App& app, int& status);
 void register_verify(CLI::App& app, int& status);
 void register_bench(CLI::App& app, int& status);
+// Clients of the cuzkd daemon: submit, await, remote-prove, cancel (client_jobs.cpp); status,
+// preload, evict (client_admin.cpp).
+void register_client_jobs(CLI::App& app, int& status);
+void register_client_admin(CLI::App& app, int& status);
 
 }  // namespace cuzk::cli

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   cuzk::cli::register_prove(app, status);
   cuzk::cli::register_verify(app, status);
   cuzk::cli::register_bench(app, status);
+  cuzk::cli::register_client_jobs(app, status);
+  cuzk::cli::register_client_admin(app, status);
 
   CLI11_PARSE(app, argc, argv);
   return status;

@@ -15,10 +15,12 @@ grpc::Status check_token(const grpc::ServerContext& context, const std::string& 
   const auto& md = context.client_metadata();
   auto it = md.find("authorization");
   if (it == md.end())
-    return {grpc::StatusCode::UNAUTHENTICATED, "this daemon requires a bearer token (authorization metadata)"};
+    return {grpc::StatusCode::UNAUTHENTICATED,
+            "this daemon requires a bearer token (authorization metadata)"};
   const std::string value(it->second.data(), it->second.size());
   static const std::string prefix = "Bearer ";
-  if (value.compare(0, prefix.size(), prefix) != 0 || !constant_time_equal(value.substr(prefix.size()), token))
+  if (value.compare(0, prefix.size(), prefix) != 0 ||
+      !constant_time_equal(value.substr(prefix.size()), token))
     return {grpc::StatusCode::UNAUTHENTICATED, "the bearer token is wrong"};
   return grpc::Status::OK;
 }

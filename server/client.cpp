@@ -42,23 +42,11 @@ Result<Client> connect(const ClientOptions& o) {
 }
 
 std::string describe(const grpc::Status& s) {
-  static const char* const names[] = {"OK",
-                                      "CANCELLED",
-                                      "UNKNOWN",
-                                      "INVALID_ARGUMENT",
-                                      "DEADLINE_EXCEEDED",
-                                      "NOT_FOUND",
-                                      "ALREADY_EXISTS",
-                                      "PERMISSION_DENIED",
-                                      "RESOURCE_EXHAUSTED",
-                                      "FAILED_PRECONDITION",
-                                      "ABORTED",
-                                      "OUT_OF_RANGE",
-                                      "UNIMPLEMENTED",
-                                      "INTERNAL",
-                                      "UNAVAILABLE",
-                                      "DATA_LOSS",
-                                      "UNAUTHENTICATED"};
+  static const char* const names[] = {
+      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+      "DATA_LOSS", "UNAUTHENTICATED"};
   const int code = int(s.error_code());
   std::string name = code >= 0 && code <= 16 ? names[code] : "CODE_" + std::to_string(code);
   return s.error_message().empty() ? name : name + ": " + s.error_message();

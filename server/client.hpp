@@ -14,10 +14,10 @@
 namespace cuzk::server {
 
 struct ClientOptions {
-  std::string address;     // "unix:///run/cuzk/cuzkd.sock", "unix:relative.sock" or "host:port"
-  std::string token;       // sent as "authorization: Bearer <token>" when not empty
-  bool tls = false;        // TLS with the system's roots, or with tls_ca
-  std::string tls_ca;      // PEM file of the CA that signed the daemon's certificate
+  std::string address;          // "unix:///run/cuzk/cuzkd.sock", "unix:relative.sock" or "host:port"
+  std::string token;            // sent as "authorization: Bearer <token>" when not empty
+  bool tls = false;             // TLS with the system's roots, or with tls_ca
+  std::string tls_ca;           // PEM file of the CA that signed the daemon's certificate
   std::string tls_server_name;  // overrides the name checked in the daemon's certificate
   uint64_t max_message_bytes = uint64_t(512) << 20;
 };

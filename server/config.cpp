@@ -100,7 +100,8 @@ Status parse_device(const std::string& text, DeviceConfig& d) {
   std::vector<std::string> parts;
   std::stringstream ss(text);
   for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
-  if (parts.empty() || parts.size() > 3) return make_error("--device takes INDEX[:VRAM[:WORKERS]], not " + text);
+  if (parts.empty() || parts.size() > 3)
+    return make_error("--device takes INDEX[:VRAM[:WORKERS]], not " + text);
   try {
     size_t used = 0;
     d.index = uint32_t(std::stoul(parts[0], &used));
@@ -131,8 +132,8 @@ Result<uint64_t> parse_size(const std::string& text) {
   if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
   if (unit == "i") unit.clear();
   if (unit.size() == 2 && (unit[1] == 'i' || unit[1] == 'I')) unit.pop_back();
-  static const std::map<std::string, unsigned> shifts{{"", 0},  {"K", 10}, {"k", 10}, {"M", 20},
-                                                      {"m", 20}, {"G", 30}, {"g", 30}, {"T", 40}, {"t", 40}};
+  static const std::map<std::string, unsigned> shifts{{"", 0},   {"K", 10}, {"k", 10}, {"M", 20}, {"m", 20},
+                                                      {"G", 30}, {"g", 30}, {"T", 40}, {"t", 40}};
   auto it = shifts.find(unit);
   if (it == shifts.end()) return make_error("\"" + text + "\" has an unknown unit (use K, M, G or T)");
   if (it->second && v > (~uint64_t(0) >> it->second)) return make_error("\"" + text + "\" is too large");
@@ -242,7 +243,8 @@ Status load_config_file(const std::string& path, DaemonConfig& config) {
 
 void add_flags(CLI::App& app, ConfigOverrides& o) {
   app.add_option("--config,-c", o.config_path, "TOML config file (flags override it)");
-  app.add_option("--listen", o.listen, "gRPC address: unix:///path or host:port (repeatable; replaces the file's)");
+  app.add_option("--listen", o.listen,
+                 "gRPC address: unix:///path or host:port (repeatable; replaces the file's)");
   app.add_option("--http-listen", o.http_listen, "host:port for /metrics /status /healthz (\"\": off)");
   app.add_option("--tls-cert", o.tls_cert, "PEM certificate: serve gRPC over TLS");
   app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert");
@@ -250,7 +252,8 @@ void add_flags(CLI::App& app, ConfigOverrides& o) {
   app.add_option("--journal", o.journal, "SQLite journal of jobs (\"\": none)");
   app.add_option("--spool-dir", o.spool_dir, "Folder for uploaded witnesses");
   app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, off");
-  app.add_option("--host-memory-budget", o.host_memory_budget, "Host RAM for partitions and parameters (e.g. 96G)");
+  app.add_option("--host-memory-budget", o.host_memory_budget,
+                 "Host RAM for partitions and parameters (e.g. 96G)");
   app.add_option("--backend", o.backend, "Device backend: cpu (this build)");
   app.add_option("--device", o.devices, "INDEX[:VRAM[:WORKERS]] (repeatable; replaces the file's devices)");
   app.add_option("--synthesis-workers", o.synthesis_workers, "Partitions synthesized at once");
@@ -314,7 +317,8 @@ Status resolve(DaemonConfig& c) {
   if (c.devices.empty()) return make_error("no devices configured");
   std::set<uint32_t> seen;
   for (const auto& d : c.devices) {
-    if (!seen.insert(d.index).second) return make_error("device " + std::to_string(d.index) + " is listed twice");
+    if (!seen.insert(d.index).second)
+      return make_error("device " + std::to_string(d.index) + " is listed twice");
     if (d.workers == 0) return make_error("device " + std::to_string(d.index) + " has no workers");
   }
   if (c.synthesis_workers == 0) return make_error("synthesis_workers must be at least 1");

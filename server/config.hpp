@@ -25,18 +25,18 @@ struct DeviceConfig {
 struct DaemonConfig {
   // [daemon]
   std::vector<std::string> listen{"unix:///run/cuzk/cuzkd.sock"};  // "unix:///path" or "host:port"
-  std::string http_listen = "127.0.0.1:9821";                        // "" disables /metrics etc.
-  std::string tls_cert, tls_key;                                     // PEM paths; both or neither
-  std::string token, token_file;                                     // bearer token; at most one
+  std::string http_listen = "127.0.0.1:9821";                      // "" disables /metrics etc.
+  std::string tls_cert, tls_key;                                   // PEM paths; both or neither
+  std::string token, token_file;                                   // bearer token; at most one
   uint64_t max_message_bytes = uint64_t(512) << 20;
   uint32_t shutdown_grace_s = 120;  // SIGTERM: time for partitions in flight to finish
   std::string spool_dir;            // uploaded witnesses; default: <journal>.spool, or a temp folder
   std::string log_level = "info";
 
   // [engine]
-  std::string journal;               // SQLite journal; "": jobs do not survive a restart
-  bool journal_sync_full = true;     // fsync each commit
-  uint64_t host_memory_budget = 0;   // bytes; 0: 3/4 of physical memory
+  std::string journal;              // SQLite journal; "": jobs do not survive a restart
+  bool journal_sync_full = true;    // fsync each commit
+  uint64_t host_memory_budget = 0;  // bytes; 0: 3/4 of physical memory
   uint32_t synthesis_workers = 2;
   uint32_t synthesis_threads = 1;
   uint32_t max_attempts = 3;
@@ -45,7 +45,7 @@ struct DaemonConfig {
   uint32_t result_ttl_s = 24 * 3600;
 
   // [devices]
-  std::string backend = "cpu";       // "cpu" in this build; "cuda" once its factory is plugged in
+  std::string backend = "cpu";  // "cpu" in this build; "cuda" once its factory is plugged in
   uint32_t cpu_threads_per_worker = 1;
   std::vector<DeviceConfig> devices{DeviceConfig{}};
 
@@ -53,7 +53,7 @@ struct DaemonConfig {
   std::vector<std::string> preload;  // parameter sets (file paths) loaded at start
 
   // [testing]: drills and tests only
-  uint32_t device_delay_ms = 0;      // every device call sleeps this long first
+  uint32_t device_delay_ms = 0;  // every device call sleeps this long first
 
   // The token in force (from `token` or `token_file`), read by resolve().
   std::string effective_token;

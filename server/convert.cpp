@@ -8,34 +8,51 @@ using engine::Priority;
 
 Result<JobKind> kind_from_proto(v1::JobKind kind) {
   switch (kind) {
-    case v1::JOB_KIND_POREP_C2: return JobKind::porep_c2;
-    case v1::JOB_KIND_SNAP_DEALS: return JobKind::snap_deals;
-    case v1::JOB_KIND_WINDOW_POST: return JobKind::window_post;
-    case v1::JOB_KIND_WINNING_POST: return JobKind::winning_post;
-    case v1::JOB_KIND_GENERIC: return JobKind::generic;
-    default: return make_error("unknown or unspecified job kind " + std::to_string(int(kind)));
+    case v1::JOB_KIND_POREP_C2:
+      return JobKind::porep_c2;
+    case v1::JOB_KIND_SNAP_DEALS:
+      return JobKind::snap_deals;
+    case v1::JOB_KIND_WINDOW_POST:
+      return JobKind::window_post;
+    case v1::JOB_KIND_WINNING_POST:
+      return JobKind::winning_post;
+    case v1::JOB_KIND_GENERIC:
+      return JobKind::generic;
+    default:
+      return make_error("unknown or unspecified job kind " + std::to_string(int(kind)));
   }
 }
 
 v1::JobKind kind_to_proto(JobKind kind) {
   switch (kind) {
-    case JobKind::porep_c2: return v1::JOB_KIND_POREP_C2;
-    case JobKind::snap_deals: return v1::JOB_KIND_SNAP_DEALS;
-    case JobKind::window_post: return v1::JOB_KIND_WINDOW_POST;
-    case JobKind::winning_post: return v1::JOB_KIND_WINNING_POST;
-    case JobKind::generic: return v1::JOB_KIND_GENERIC;
+    case JobKind::porep_c2:
+      return v1::JOB_KIND_POREP_C2;
+    case JobKind::snap_deals:
+      return v1::JOB_KIND_SNAP_DEALS;
+    case JobKind::window_post:
+      return v1::JOB_KIND_WINDOW_POST;
+    case JobKind::winning_post:
+      return v1::JOB_KIND_WINNING_POST;
+    case JobKind::generic:
+      return v1::JOB_KIND_GENERIC;
   }
   return v1::JOB_KIND_UNSPECIFIED;
 }
 
 Result<std::optional<Priority>> priority_from_proto(v1::Priority p) {
   switch (p) {
-    case v1::PRIORITY_DEFAULT: return std::optional<Priority>{};
-    case v1::PRIORITY_LOW: return std::optional(Priority::low);
-    case v1::PRIORITY_NORMAL: return std::optional(Priority::normal);
-    case v1::PRIORITY_HIGH: return std::optional(Priority::high);
-    case v1::PRIORITY_CRITICAL: return std::optional(Priority::critical);
-    default: return make_error("unknown priority " + std::to_string(int(p)));
+    case v1::PRIORITY_DEFAULT:
+      return std::optional<Priority>{};
+    case v1::PRIORITY_LOW:
+      return std::optional(Priority::low);
+    case v1::PRIORITY_NORMAL:
+      return std::optional(Priority::normal);
+    case v1::PRIORITY_HIGH:
+      return std::optional(Priority::high);
+    case v1::PRIORITY_CRITICAL:
+      return std::optional(Priority::critical);
+    default:
+      return make_error("unknown priority " + std::to_string(int(p)));
   }
 }
 
@@ -63,13 +80,15 @@ engine::JobTimings timings_from_proto(const v1::Timings& t) {
 
 std::string scalars_to_bytes(std::span<const Fr> values) {
   std::string out(values.size() * 32, '\0');
-  for (size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(reinterpret_cast<uint8_t*>(out.data()) + 32 * i);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i].to_bytes_le(reinterpret_cast<uint8_t*>(out.data()) + 32 * i);
   return out;
 }
 
 Result<std::vector<Fr>> scalars_from_bytes(const std::string& bytes, const std::string& what) {
   if (bytes.size() % 32)
-    return make_error(what + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of 32-byte scalars");
+    return make_error(what + ": " + std::to_string(bytes.size()) +
+                      " bytes is not a whole number of 32-byte scalars");
   std::vector<Fr> out(bytes.size() / 32);
   for (size_t i = 0; i < out.size(); ++i)
     if (!out[i].from_bytes_le(reinterpret_cast<const uint8_t*>(bytes.data()) + 32 * i))

@@ -25,8 +25,8 @@ Result<std::string> read_text(const std::string& path, const char* what) {
 }
 
 bool is_loopback_or_unix(const std::string& address) {
-  return address.rfind("unix:", 0) == 0 || address.rfind("127.", 0) == 0 || address.rfind("localhost:", 0) == 0 ||
-         address.rfind("[::1]:", 0) == 0;
+  return address.rfind("unix:", 0) == 0 || address.rfind("127.", 0) == 0 ||
+         address.rfind("localhost:", 0) == 0 || address.rfind("[::1]:", 0) == 0;
 }
 
 std::string default_spool(const DaemonConfig& c) {
@@ -69,7 +69,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.observer = [metrics, spool_ptr](const engine::EngineEvent& e) {
     metrics->on_event(e);
     using T = engine::EngineEvent::Type;
-    if (e.type == T::job_done || e.type == T::job_failed || e.type == T::job_cancelled) spool_ptr->job_ended(e.job);
+    if (e.type == T::job_done || e.type == T::job_failed || e.type == T::job_cancelled)
+      spool_ptr->job_ended(e.job);
   };
   auto engine = engine::Engine::create(std::move(ec));
   if (!engine) return make_error("engine: " + engine.message());
@@ -93,7 +94,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
       auto json = engine::status_to_json(self->engine_->status());
       // The engine's object, with the daemon's own fields in front.
       const auto brace = json.find('{');
-      const std::string extra = std::string("\"draining\":") + (self->state_->draining ? "true" : "false") + ",";
+      const std::string extra =
+          std::string("\"draining\":") + (self->state_->draining ? "true" : "false") + ",";
       if (brace != std::string::npos) json.insert(brace + 1, extra);
       return json;
     };
@@ -111,8 +113,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   d->maintenance_ = std::thread([self = d.get()] { self->maintenance(); });
   std::string listening;
   for (const auto& a : d->addresses_) listening += (listening.empty() ? "" : ",") + a;
-  log->info("event=started listen={} http={} devices={} backend={} journal={} tls={} token={}",
-            listening, c.http_listen.empty() ? "off" : c.http_listen, c.devices.size(), c.backend,
+  log->info("event=started listen={} http={} devices={} backend={} journal={} tls={} token={}", listening,
+            c.http_listen.empty() ? "off" : c.http_listen, c.devices.size(), c.backend,
             c.journal.empty() ? "none" : c.journal, c.tls_cert.empty() ? "off" : "on",
             c.effective_token.empty() ? "off" : "on");
   return d;
@@ -141,9 +143,10 @@ Status Daemon::start_grpc() {
     ports.push_back(std::make_unique<int>(0));
     builder.AddListeningPort(address, creds, ports.back().get());
     if (!c.effective_token.empty() && c.tls_cert.empty() && !is_loopback_or_unix(address))
-      log_->warn("event=insecure_token address={} note=\"the bearer token crosses the network in clear; "
-                 "configure tls_cert/tls_key\"",
-                 address);
+      log_->warn(
+          "event=insecure_token address={} note=\"the bearer token crosses the network in clear; "
+          "configure tls_cert/tls_key\"",
+          address);
   }
   grpc_ = builder.BuildAndStart();
   if (!grpc_) {
@@ -207,7 +210,8 @@ void Daemon::shutdown(std::chrono::seconds grace) {
       break;
     }
     if (hurry_ || std::chrono::steady_clock::now() >= until) {
-      log_->warn("event=drain_cut_short partitions_in_flight={} note=\"they resume from the journal\"", in_flight);
+      log_->warn("event=drain_cut_short partitions_in_flight={} note=\"they resume from the journal\"",
+                 in_flight);
       break;
     }
     cv_.wait_for(lock, std::chrono::milliseconds(100), [&] { return hurry_; });

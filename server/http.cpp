@@ -2,9 +2,12 @@
 
 #include <httplib.h>
 
+#include <chrono>
+
 namespace cuzk::server {
 
-Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address, HttpHandlers h, engine::Logger log) {
+Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address, HttpHandlers h,
+                                                      engine::Logger log) {
   const auto colon = address.rfind(':');
   if (colon == std::string::npos) return make_error("http_listen must be host:port, not " + address);
   std::string host = address.substr(0, colon);
@@ -22,18 +25,19 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address
   s->server_ = std::make_unique<httplib::Server>();
   auto& srv = *s->server_;
   // A handler that throws must not take the daemon down: httplib answers 500.
-  srv.set_exception_handler([log](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "unknown";
-    try {
-      if (ep) std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-    }
-    log->error("event=http_error path={} error=\"{}\"", req.path, what);
-    res.status = 500;
-    res.set_content("internal error\n", "text/plain");
-  });
+  srv.set_exception_handler(
+      [log](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "unknown";
+        try {
+          if (ep) std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        log->error("event=http_error path={} error=\"{}\"", req.path, what);
+        res.status = 500;
+        res.set_content("internal error\n", "text/plain");
+      });
   srv.Get("/metrics", [h](const httplib::Request&, httplib::Response& res) {
     res.set_content(h.metrics(), "text/plain; version=0.0.4; charset=utf-8");
   });
@@ -54,6 +58,9 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(const std::string& address
   }
   s->port_ = port;
   s->thread_ = std::thread([&srv] { srv.listen_after_bind(); });
+  // stop() is a no-op until the loop runs; a stop right after the start must not be lost.
+  for (int i = 0; i < 10000 && !srv.is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   log->info("event=http_listening address={}:{}", host, port);
   return s;
 }

@@ -4,12 +4,12 @@
 // Signals: SIGTERM or SIGINT drains and stops (a second one cuts the drain short); SIGHUP is
 // ignored (restart to reload the configuration). Exit status: 0 after a clean stop, 1 when the
 // configuration is wrong or the daemon cannot start.
-#include <CLI/CLI.hpp>
 #include <signal.h>
+#include <CLI/CLI.hpp>
 
+#include <unistd.h>
 #include <cstdio>
 #include <thread>
-#include <unistd.h>
 
 #include "server/config.hpp"
 #include "server/daemon.hpp"

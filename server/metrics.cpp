@@ -8,7 +8,8 @@ namespace {
 constexpr size_t kTimedJobsKept = 65536;
 
 void line(std::string& out, const std::string& name, const std::string& labels, double value) {
-  out += labels.empty() ? fmt::format("{} {}\n", name, value) : fmt::format("{}{{{}}} {}\n", name, labels, value);
+  out += labels.empty() ? fmt::format("{} {}\n", name, value)
+                        : fmt::format("{}{{{}}} {}\n", name, labels, value);
 }
 
 void header(std::string& out, const char* name, const char* type, const char* help) {
@@ -16,23 +17,11 @@ void header(std::string& out, const char* name, const char* type, const char* he
 }
 
 const char* code_name(int code) {
-  static const char* const names[] = {"OK",
-                                      "CANCELLED",
-                                      "UNKNOWN",
-                                      "INVALID_ARGUMENT",
-                                      "DEADLINE_EXCEEDED",
-                                      "NOT_FOUND",
-                                      "ALREADY_EXISTS",
-                                      "PERMISSION_DENIED",
-                                      "RESOURCE_EXHAUSTED",
-                                      "FAILED_PRECONDITION",
-                                      "ABORTED",
-                                      "OUT_OF_RANGE",
-                                      "UNIMPLEMENTED",
-                                      "INTERNAL",
-                                      "UNAVAILABLE",
-                                      "DATA_LOSS",
-                                      "UNAUTHENTICATED"};
+  static const char* const names[] = {
+      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+      "DATA_LOSS", "UNAUTHENTICATED"};
   return code >= 0 && code <= 16 ? names[code] : "UNKNOWN";
 }
 
@@ -58,13 +47,26 @@ void Metrics::on_event(const engine::EngineEvent& e) {
   using T = engine::EngineEvent::Type;
   std::lock_guard lock(mutex_);
   switch (e.type) {
-    case T::partition_done: ++partitions_proved_; break;
-    case T::partition_retry: ++partition_retries_; break;
-    case T::device_quarantined: ++quarantines_; break;
-    case T::job_done: ++finished_["done"]; break;
-    case T::job_failed: ++finished_["failed"]; break;
-    case T::job_cancelled: ++finished_["cancelled"]; break;
-    default: break;
+    case T::partition_done:
+      ++partitions_proved_;
+      break;
+    case T::partition_retry:
+      ++partition_retries_;
+      break;
+    case T::device_quarantined:
+      ++quarantines_;
+      break;
+    case T::job_done:
+      ++finished_["done"];
+      break;
+    case T::job_failed:
+      ++finished_["failed"];
+      break;
+    case T::job_cancelled:
+      ++finished_["cancelled"];
+      break;
+    default:
+      break;
   }
 }
 
@@ -80,9 +82,10 @@ void Metrics::on_result(const engine::JobResult& r) {
   if (timed_.size() > kTimedJobsKept) timed_.erase(timed_.begin());  // ids grow: the oldest go
   const std::string kind = engine::to_string(r.kind);
   const auto& t = r.timings;
-  const std::pair<const char*, double> stages[] = {{"queue_wait", t.queue_wait_ms}, {"param_load", t.param_load_ms},
-                                                   {"synthesis", t.synthesis_ms},   {"gpu", t.gpu_ms},
-                                                   {"verify", t.verify_ms},         {"total", t.total_ms}};
+  const std::pair<const char*, double> stages[] = {
+      {"queue_wait", t.queue_wait_ms}, {"param_load", t.param_load_ms},
+      {"synthesis", t.synthesis_ms},   {"gpu", t.gpu_ms},
+      {"verify", t.verify_ms},         {"total", t.total_ms}};
   for (const auto& [stage, ms] : stages) stages_[{stage, kind}].observe(ms / 1000.0);
 }
 
@@ -102,11 +105,13 @@ std::string Metrics::render(const engine::EngineStatus& s, bool draining) const 
 
   header(out, "cuzk_jobs_submitted_total", "counter", "Jobs accepted, by kind and priority");
   for (const auto& [k, n] : submitted_)
-    line(out, "cuzk_jobs_submitted_total", fmt::format("kind=\"{}\",priority=\"{}\"", k.first, k.second), double(n));
+    line(out, "cuzk_jobs_submitted_total", fmt::format("kind=\"{}\",priority=\"{}\"", k.first, k.second),
+         double(n));
   header(out, "cuzk_jobs_finished_total", "counter", "Jobs that reached an end, by state");
   for (const char* st : {"done", "failed", "cancelled"}) {
     auto it = finished_.find(st);
-    line(out, "cuzk_jobs_finished_total", fmt::format("state=\"{}\"", st), it == finished_.end() ? 0 : double(it->second));
+    line(out, "cuzk_jobs_finished_total", fmt::format("state=\"{}\"", st),
+         it == finished_.end() ? 0 : double(it->second));
   }
   header(out, "cuzk_partitions_proved_total", "counter", "Partition proofs made and pairing-checked");
   line(out, "cuzk_partitions_proved_total", "", double(partitions_proved_));
@@ -123,8 +128,8 @@ std::string Metrics::render(const engine::EngineStatus& s, bool draining) const 
 
   header(out, "cuzk_grpc_requests_total", "counter", "gRPC calls answered, by method and status code");
   for (const auto& [key, n] : rpcs_)
-    line(out, "cuzk_grpc_requests_total", fmt::format("method=\"{}\",code=\"{}\"", key.first, code_name(key.second)),
-         double(n));
+    line(out, "cuzk_grpc_requests_total",
+         fmt::format("method=\"{}\",code=\"{}\"", key.first, code_name(key.second)), double(n));
 
   header(out, "cuzk_queued_jobs", "gauge", "Jobs not yet admitted, by priority");
   for (size_t p = 0; p < s.queued_jobs.size(); ++p)
@@ -142,7 +147,8 @@ std::string Metrics::render(const engine::EngineStatus& s, bool draining) const 
   line(out, "cuzk_host_memory_bytes", "kind=\"reserved\"", double(s.host_reserved));
   header(out, "cuzk_device_memory_bytes", "gauge", "Device memory budget and reservations");
   for (const auto& d : s.devices) {
-    line(out, "cuzk_device_memory_bytes", fmt::format("device=\"{}\",kind=\"budget\"", d.index), double(d.memory_budget));
+    line(out, "cuzk_device_memory_bytes", fmt::format("device=\"{}\",kind=\"budget\"", d.index),
+         double(d.memory_budget));
     line(out, "cuzk_device_memory_bytes", fmt::format("device=\"{}\",kind=\"reserved\"", d.index),
          double(d.memory_reserved));
   }

@@ -27,7 +27,7 @@ class Histogram {
   void render(std::string& out, const std::string& name, const std::string& labels) const;
 
   static constexpr std::array<double, 16> kBounds{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
-                                                  2.5,   5,    10,    30,    60,  120, 300, 900};
+                                                  2.5,   5,    10,    30,   60,  120,  300, 900};
 
  private:
   std::array<uint64_t, kBounds.size()> counts_{};
@@ -52,7 +52,7 @@ class Metrics {
   std::map<std::pair<std::string, std::string>, uint64_t> submitted_;  // (kind, priority)
   std::map<std::string, uint64_t> finished_;                           // state
   uint64_t partitions_proved_ = 0, partition_retries_ = 0, quarantines_ = 0;
-  std::map<std::pair<std::string, int>, uint64_t> rpcs_;  // (method, code)
+  std::map<std::pair<std::string, int>, uint64_t> rpcs_;             // (method, code)
   std::map<std::pair<std::string, std::string>, Histogram> stages_;  // (stage, kind)
   std::set<engine::JobId> timed_;  // jobs whose timings are in stages_ (bounded, newest kept)
 };

@@ -20,7 +20,8 @@ Status check_sample(const v1::SampleCircuit& s) {
     return make_error("unknown sample circuit \"" + s.kind() + "\"");
   if (s.kind() == "merkle" && (s.merkle_depth() == 0 || s.merkle_depth() > 64))
     return make_error("merkle_depth must be 1..64");
-  if (s.kind() == "sha256" && s.message_bytes() > (1u << 20)) return make_error("message_bytes must be at most 1 MiB");
+  if (s.kind() == "sha256" && s.message_bytes() > (1u << 20))
+    return make_error("message_bytes must be at most 1 MiB");
   if (s.kind() == "synthetic" && (s.log_domain() < 2 || s.log_domain() > 28))
     return make_error("log_domain must be 2..28");
   return {};
@@ -86,7 +87,8 @@ Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Up
       }
       case v1::PartitionInput::kCircomFiles: {
         if (p.circom_files().wtns_path().empty()) return make_error(where + "no wtns_path");
-        r.partitions.emplace_back(engine::CircomInput{p.circom_files().r1cs_path(), p.circom_files().wtns_path()});
+        r.partitions.emplace_back(
+            engine::CircomInput{p.circom_files().r1cs_path(), p.circom_files().wtns_path()});
         break;
       }
       case v1::PartitionInput::kSynthesized: {

@@ -1,6 +1,7 @@
 #include "server/service.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <new>
 
 #include "server/auth.hpp"
@@ -29,7 +30,12 @@ grpc::Status submit_error(const std::string& message) {
 
 ProverService::ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state,
                              std::string token, engine::Logger log)
-    : engine_(engine), metrics_(metrics), spool_(spool), state_(state), token_(std::move(token)), log_(std::move(log)) {}
+    : engine_(engine),
+      metrics_(metrics),
+      spool_(spool),
+      state_(state),
+      token_(std::move(token)),
+      log_(std::move(log)) {}
 
 // The frame of every call: authentication, exceptions turned into errors, metrics, a log line for
 // failures.
@@ -48,18 +54,33 @@ grpc::Status ProverService::call(const char* method, grpc::ServerContext* ctx, F
   metrics_.on_rpc(method, int(st.error_code()));
   if (!st.ok()) {
     const bool client_fault = st.error_code() != StatusCode::INTERNAL;
-    log_->log(client_fault ? spdlog::level::info : spdlog::level::err, "event=rpc_error method={} peer={} code={} error=\"{}\"",
-              method, peer_of(ctx), int(st.error_code()), st.error_message());
+    log_->log(client_fault ? spdlog::level::info : spdlog::level::err,
+              "event=rpc_error method={} peer={} code={} error=\"{}\"", method, peer_of(ctx),
+              int(st.error_code()), st.error_message());
   }
   return st;
 }
 
+// The engine takes any name as a path and fails the job when it cannot load it; a client deserves to
+// hear at once that the daemon has no such parameter set.
+grpc::Status ProverService::check_params(const std::string& name) {
+  for (const auto& p : engine_.status().params)
+    if (p.name == name) return grpc::Status::OK;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(name, ec)) return grpc::Status::OK;
+  return {StatusCode::INVALID_ARGUMENT,
+          "unknown parameter set \"" + name +
+              "\": not a set the daemon has, and no such file on the daemon's host"};
+}
+
 grpc::Status ProverService::submit(grpc::ServerContext* ctx, const v1::JobSpec& spec, engine::JobId& id) {
-  if (state_.draining) return {StatusCode::UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"};
+  if (state_.draining)
+    return {StatusCode::UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"};
   auto upload = spool_.begin();
   auto request = request_from_proto(spec, upload);
   if (!request) return {StatusCode::INVALID_ARGUMENT, request.message()};
   if (request->client.empty()) request->client = peer_of(ctx);
+  if (auto st = check_params(request->params); !st.ok()) return st;
   const auto kind = request->kind;
   auto result = engine_.submit(std::move(*request));
   if (!result) return submit_error(result.message());
@@ -70,14 +91,15 @@ grpc::Status ProverService::submit(grpc::ServerContext* ctx, const v1::JobSpec& 
   return grpc::Status::OK;
 }
 
-grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id, std::chrono::milliseconds timeout,
-                                 v1::JobResult* resp) {
+grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id,
+                                 std::chrono::milliseconds timeout, v1::JobResult* resp) {
   const auto until = Clock::now() + timeout;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     auto r = engine_.await(id, std::clamp(left, std::chrono::milliseconds(0), kWaitSlice));
     if (!r) return {StatusCode::NOT_FOUND, r.message()};
-    const bool over = engine::is_terminal(r->state) || left <= kWaitSlice || ctx->IsCancelled() || state_.stopping;
+    const bool over =
+        engine::is_terminal(r->state) || left <= kWaitSlice || ctx->IsCancelled() || state_.stopping;
     if (over) {
       metrics_.on_result(*r);
       result_to_proto(*r, resp);
@@ -86,7 +108,8 @@ grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id, std
   }
 }
 
-grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitRequest* req, v1::SubmitResponse* resp) {
+grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitRequest* req,
+                                   v1::SubmitResponse* resp) {
   return call("Submit", ctx, [&] {
     engine::JobId id = 0;
     auto st = submit(ctx, req->job(), id);
@@ -95,15 +118,17 @@ grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitReq
   });
 }
 
-grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req, v1::JobResult* resp) {
+grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req,
+                                  v1::JobResult* resp) {
   return call("Await", ctx, [&] {
     if (req->job_id() == 0) return grpc::Status(StatusCode::INVALID_ARGUMENT, "job_id 0 is never a job");
-    return wait(ctx, req->job_id(), std::chrono::milliseconds(std::min<uint64_t>(req->timeout_ms(), INT64_MAX / 2)),
-                resp);
+    return wait(ctx, req->job_id(),
+                std::chrono::milliseconds(std::min<uint64_t>(req->timeout_ms(), INT64_MAX / 2)), resp);
   });
 }
 
-grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::JobResult* resp) {
+grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req,
+                                  v1::JobResult* resp) {
   return call("Prove", ctx, [&] {
     engine::JobId id = 0;
     if (auto st = submit(ctx, req->job(), id); !st.ok()) return st;
@@ -120,7 +145,8 @@ grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::ProveReque
   });
 }
 
-grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelRequest* req, v1::CancelResponse*) {
+grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelRequest* req,
+                                   v1::CancelResponse*) {
   return call("Cancel", ctx, [&] {
     auto st = engine_.cancel(req->job_id());
     if (st) return grpc::Status::OK;
@@ -129,7 +155,8 @@ grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelReq
   });
 }
 
-grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusRequest*, v1::StatusResponse* resp) {
+grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusRequest*,
+                                   v1::StatusResponse* resp) {
   return call("Status", ctx, [&] {
     const auto s = engine_.status();
     resp->set_queued_low(s.queued_jobs[0]);
@@ -146,7 +173,8 @@ grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusReq
   });
 }
 
-grpc::Status ProverService::PreloadParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req, v1::ParamsResponse*) {
+grpc::Status ProverService::PreloadParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
+                                          v1::ParamsResponse*) {
   return call("PreloadParams", ctx, [&] {
     if (req->name().empty()) return grpc::Status(StatusCode::INVALID_ARGUMENT, "no parameter set named");
     auto st = engine_.preload_params(req->name());
@@ -156,7 +184,8 @@ grpc::Status ProverService::PreloadParams(grpc::ServerContext* ctx, const v1::Pa
   });
 }
 
-grpc::Status ProverService::EvictParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req, v1::ParamsResponse*) {
+grpc::Status ProverService::EvictParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
+                                        v1::ParamsResponse*) {
   return call("EvictParams", ctx, [&] {
     if (req->name().empty()) return grpc::Status(StatusCode::INVALID_ARGUMENT, "no parameter set named");
     auto st = engine_.evict_params(req->name());

@@ -24,8 +24,8 @@ struct ServiceState {
 
 class ProverService final : public ::cuzk::v1::Prover::Service {
  public:
-  ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state, std::string token,
-                engine::Logger log);
+  ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state,
+                std::string token, engine::Logger log);
 
   grpc::Status Submit(grpc::ServerContext* ctx, const ::cuzk::v1::SubmitRequest* req,
                       ::cuzk::v1::SubmitResponse* resp) override;
@@ -45,6 +45,7 @@ class ProverService final : public ::cuzk::v1::Prover::Service {
  private:
   template <class F>
   grpc::Status call(const char* method, grpc::ServerContext* ctx, F&& body);
+  grpc::Status check_params(const std::string& name);
   grpc::Status submit(grpc::ServerContext* ctx, const ::cuzk::v1::JobSpec& spec, engine::JobId& id);
   grpc::Status wait(grpc::ServerContext* ctx, engine::JobId id, std::chrono::milliseconds timeout,
                     ::cuzk::v1::JobResult* resp);

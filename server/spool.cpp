@@ -57,8 +57,10 @@ void Spool::bind(Upload& upload, engine::JobId id) {
   std::vector<std::string> now;
   {
     std::lock_guard lock(mutex_);
-    if (ended_early_.erase(id)) now = std::move(upload.files_);
-    else by_job_[id] = std::move(upload.files_);
+    if (ended_early_.erase(id))
+      now = std::move(upload.files_);
+    else
+      by_job_[id] = std::move(upload.files_);
     if (--uploads_in_progress_ == 0) ended_early_.clear();
   }
   upload.files_.clear();

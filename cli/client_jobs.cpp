@@ -1,0 +1,139 @@
+// `cuzk submit | await | remote-prove | cancel`: jobs on a cuzkd daemon.
+// (`cuzk prove` proves locally, in this process; `cuzk remote-prove` asks the daemon.)
+#include <cstdio>
+#include <memory>
+
+#include "cli/client_common.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+
+namespace cuzk::cli {
+namespace {
+
+using std::chrono::milliseconds;
+
+// The daemon answers an Await within its timeout; the call's deadline leaves room for transit.
+milliseconds call_deadline(const ConnectArgs& c, milliseconds wait) {
+  return wait + milliseconds(int64_t(c.rpc_timeout_s * 1000));
+}
+
+// Waits for job `id` (forever when `timeout_s` < 0) in slices a proxy or load balancer will not cut.
+int await_job(const server::Client& client, const ConnectArgs& c, uint64_t id, double timeout_s,
+              const OutputArgs& out) {
+  constexpr milliseconds kSlice{60'000};
+  const auto until = std::chrono::steady_clock::now() + milliseconds(int64_t(timeout_s * 1000));
+  for (;;) {
+    milliseconds wait = kSlice;
+    if (timeout_s >= 0)
+      wait = std::clamp(std::chrono::duration_cast<milliseconds>(until - std::chrono::steady_clock::now()),
+                        milliseconds(0), kSlice);
+    v1::AwaitRequest req;
+    req.set_job_id(id);
+    req.set_timeout_ms(uint64_t(wait.count()));
+    v1::JobResult resp;
+    auto ctx = client.context(call_deadline(c, wait));
+    auto st = client.stub->Await(ctx.get(), req, &resp);
+    if (!st.ok()) return fail("await: " + server::describe(st));
+    const bool pending = resp.state() == v1::JOB_STATE_QUEUED || resp.state() == v1::JOB_STATE_RUNNING;
+    if (!pending || (timeout_s >= 0 && std::chrono::steady_clock::now() >= until))
+      return report_result(resp, out);
+  }
+}
+
+}  // namespace
+
+void register_client_jobs(CLI::App& app, int& status) {
+  {
+    auto c = std::make_shared<ConnectArgs>();
+    auto j = std::make_shared<JobArgs>();
+    auto* cmd =
+        app.add_subcommand("submit", "Queue a job on a cuzkd daemon; prints its id (see `cuzk await`)");
+    add_connect_options(cmd, *c);
+    add_job_options(cmd, *j);
+    cmd->callback([c, j, &status] {
+      status = [&] {
+        auto spec = make_job_spec(*j);
+        if (!spec) return fail(spec.message());
+        auto client = connect_daemon(*c);
+        if (!client) return fail(client.message());
+        v1::SubmitRequest req;
+        *req.mutable_job() = std::move(*spec);
+        v1::SubmitResponse resp;
+        auto ctx = client->context(milliseconds(int64_t(c->rpc_timeout_s * 1000)));
+        auto st = client->stub->Submit(ctx.get(), req, &resp);
+        if (!st.ok()) return fail("submit: " + server::describe(st));
+        std::printf("%llu\n", static_cast<unsigned long long>(resp.job_id()));
+        return 0;
+      }();
+    });
+  }
+  {
+    auto c = std::make_shared<ConnectArgs>();
+    auto o = std::make_shared<OutputArgs>();
+    auto id = std::make_shared<uint64_t>(0);
+    auto timeout = std::make_shared<double>(-1);
+    auto* cmd = app.add_subcommand(
+        "await",
+        "Wait for a job on a cuzkd daemon; print its state and timings, write its proofs (exit 4: the job "
+        "failed or was cancelled; 5: still running when --timeout ran out)");
+    cmd->add_option("job", *id, "Job id (from `cuzk submit`)")->required();
+    cmd->add_option("--timeout", *timeout, "Seconds to wait (negative: until the job ends; 0: look only)")
+        ->capture_default_str();
+    add_connect_options(cmd, *c);
+    add_output_options(cmd, *o);
+    cmd->callback([=, &status] {
+      auto client = connect_daemon(*c);
+      status = client ? await_job(*client, *c, *id, *timeout, *o) : fail(client.message());
+    });
+  }
+  {
+    auto c = std::make_shared<ConnectArgs>();
+    auto j = std::make_shared<JobArgs>();
+    auto o = std::make_shared<OutputArgs>();
+    auto* cmd = app.add_subcommand(
+        "remote-prove",
+        "Prove on a cuzkd daemon and wait: submit + await in one call (`cuzk prove` proves in this process "
+        "instead). Exit 4: the job failed or was cancelled");
+    add_connect_options(cmd, *c);
+    add_job_options(cmd, *j);
+    add_output_options(cmd, *o);
+    cmd->callback([c, j, o, &status] {
+      status = [&] {
+        auto spec = make_job_spec(*j);
+        if (!spec) return fail(spec.message());
+        auto client = connect_daemon(*c);
+        if (!client) return fail(client.message());
+        v1::ProveRequest req;
+        *req.mutable_job() = std::move(*spec);
+        v1::JobResult resp;
+        auto ctx = client->context();  // no deadline: a proof takes what it takes
+        auto st = client->stub->Prove(ctx.get(), req, &resp);
+        if (!st.ok()) return fail("remote-prove: " + server::describe(st));
+        return report_result(resp, *o);
+      }();
+    });
+  }
+  {
+    auto c = std::make_shared<ConnectArgs>();
+    auto id = std::make_shared<uint64_t>(0);
+    auto* cmd = app.add_subcommand("cancel", "Cancel a queued or running job on a cuzkd daemon");
+    cmd->add_option("job", *id, "Job id")->required();
+    add_connect_options(cmd, *c);
+    cmd->callback([=, &status] {
+      status = [&] {
+        auto client = connect_daemon(*c);
+        if (!client) return fail(client.message());
+        v1::CancelRequest req;
+        req.set_job_id(*id);
+        v1::CancelResponse resp;
+        auto ctx = client->context(milliseconds(int64_t(c->rpc_timeout_s * 1000)));
+        auto st = client->stub->Cancel(ctx.get(), req, &resp);
+        if (!st.ok()) return fail("cancel: " + server::describe(st));
+        std::printf("job %llu cancelled\n", static_cast<unsigned long long>(*id));
+        return 0;
+      }();
+    });
+  }
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,141 @@
+// The daemon's configuration: TOML read strictly, flags over the file, checks.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "server/config.hpp"
+#include "tests/server/test_util.hpp"
+
+namespace cuzk::server {
+namespace {
+
+TEST(ServerConfig, ReadsEveryTable) {
+  DaemonConfig c;
+  const auto st = load_config_text(R"(
+[daemon]
+listen = ["unix:///tmp/x.sock", "127.0.0.1:9820"]
+http_listen = "127.0.0.1:9821"
+token = "s3cret"
+max_message_bytes = "64M"
+shutdown_grace_s = 30
+log_level = "debug"
+
+[engine]
+journal = "/var/lib/cuzk/journal.db"
+host_memory_budget = "96G"
+synthesis_workers = 4
+trusted_params = true
+
+[devices]
+backend = "cpu"
+[[devices.device]]
+index = 0
+vram_budget = "20G"
+workers = 2
+[[devices.device]]
+index = 1
+
+[params]
+preload = ["/a.params", "/b.params"]
+)",
+                                   "test.toml", c);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(c.listen.size(), 2u);
+  EXPECT_EQ(c.listen[1], "127.0.0.1:9820");
+  EXPECT_EQ(c.token, "s3cret");
+  EXPECT_EQ(c.max_message_bytes, uint64_t(64) << 20);
+  EXPECT_EQ(c.shutdown_grace_s, 30u);
+  EXPECT_EQ(c.journal, "/var/lib/cuzk/journal.db");
+  EXPECT_EQ(c.host_memory_budget, uint64_t(96) << 30);
+  EXPECT_EQ(c.synthesis_workers, 4u);
+  EXPECT_TRUE(c.trusted_params);
+  ASSERT_EQ(c.devices.size(), 2u);
+  EXPECT_EQ(c.devices[0].vram_budget, uint64_t(20) << 30);
+  EXPECT_EQ(c.devices[0].workers, 2u);
+  EXPECT_EQ(c.devices[1].index, 1u);
+  EXPECT_EQ(c.devices[1].workers, 1u);
+  EXPECT_EQ(c.preload.size(), 2u);
+  EXPECT_TRUE(resolve(c).ok());
+  EXPECT_EQ(c.effective_token, "s3cret");
+}
+
+TEST(ServerConfig, RejectsTyposAndWrongTypes) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"[daemon]\nlisten_addr = \"x\"\n", "daemon.listen_addr"},
+      {"[deamon]\nlisten = \"x\"\n", "deamon"},
+      {"[engine]\nsynthesis_workers = \"four\"\n", "engine.synthesis_workers"},
+      {"[engine]\nsynthesis_workers = -1\n", "engine.synthesis_workers"},
+      {"[engine]\nhost_memory_budget = \"12Q\"\n", "unknown unit"},
+      {"[[devices.device]]\nindex = 0\nvram = \"1G\"\n", "devices.device[0].vram"},
+      {"[daemon\nlisten = 1\n", "test.toml:1"},
+  };
+  for (const auto& [text, want] : bad) {
+    DaemonConfig c;
+    const auto st = load_config_text(text, "test.toml", c);
+    ASSERT_FALSE(st.ok()) << text;
+    EXPECT_NE(st.message().find(want), std::string::npos) << st.message();
+  }
+}
+
+TEST(ServerConfig, FlagsOverrideTheFile) {
+  DaemonConfig c;
+  ASSERT_TRUE(
+      load_config_text("[daemon]\nlisten = \"unix:///a.sock\"\n[engine]\njournal = \"/j.db\"\n", "t", c)
+          .ok());
+  CLI::App app;
+  ConfigOverrides o;
+  add_flags(app, o);
+  std::vector<std::string> args{
+      "--listen", "127.0.0.1:1",          "--journal", "/other.db", "--device", "3:2G:4", "--device",
+      "5",        "--host-memory-budget", "8G",        "--preload", "/p.params"};
+  std::reverse(args.begin(), args.end());
+  app.parse(args);
+  ASSERT_TRUE(apply_overrides(o, c).ok());
+  EXPECT_EQ(c.listen, std::vector<std::string>{"127.0.0.1:1"});
+  EXPECT_EQ(c.journal, "/other.db");
+  ASSERT_EQ(c.devices.size(), 2u);
+  EXPECT_EQ(c.devices[0].index, 3u);
+  EXPECT_EQ(c.devices[0].vram_budget, uint64_t(2) << 30);
+  EXPECT_EQ(c.devices[0].workers, 4u);
+  EXPECT_EQ(c.devices[1].index, 5u);
+  EXPECT_EQ(c.host_memory_budget, uint64_t(8) << 30);
+  EXPECT_EQ(c.preload, std::vector<std::string>{"/p.params"});
+}
+
+TEST(ServerConfig, ResolveChecksConsistency) {
+  testing::TempDir dir;
+  {
+    DaemonConfig c;
+    c.tls_cert = "/cert.pem";
+    EXPECT_FALSE(resolve(c).ok());  // a certificate without its key
+  }
+  {
+    DaemonConfig c;
+    c.devices = {DeviceConfig{0, 0, 1}, DeviceConfig{0, 0, 1}};
+    EXPECT_FALSE(resolve(c).ok());  // a device twice
+  }
+  {
+    DaemonConfig c;
+    c.token_file = dir.file("token");
+    EXPECT_FALSE(resolve(c).ok());  // missing file
+    std::ofstream(c.token_file) << "from-file\n";
+    ASSERT_TRUE(resolve(c).ok());
+    EXPECT_EQ(c.effective_token, "from-file");
+    c.token = "inline";
+    EXPECT_FALSE(resolve(c).ok());  // both
+  }
+}
+
+TEST(ServerConfig, ParsesSizes) {
+  EXPECT_EQ(*parse_size("1024"), 1024u);
+  EXPECT_EQ(*parse_size("4K"), 4096u);
+  EXPECT_EQ(*parse_size("16GiB"), uint64_t(16) << 30);
+  EXPECT_EQ(*parse_size("2T"), uint64_t(2) << 40);
+  EXPECT_FALSE(parse_size("").ok());
+  EXPECT_FALSE(parse_size("G").ok());
+  EXPECT_FALSE(parse_size("99999999999999999999").ok());
+  EXPECT_FALSE(parse_size("20000000000T").ok());
+}
+
+}  // namespace
+}  // namespace cuzk::server
