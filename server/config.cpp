@@ -261,11 +261,32 @@ void add_flags(CLI::App& app, ConfigOverrides& o) {
   app.add_option("--shutdown-grace", o.shutdown_grace_s, "Seconds SIGTERM waits for work in flight");
   app.add_option("--max-message-bytes", o.max_message_bytes, "Largest gRPC message accepted");
   app.add_option("--preload", o.preload, "Parameter file to load at start (repeatable)");
+  app.add_option(
+      "--set", o.set,
+      "table.key=value: any key of the config file, e.g. engine.max_attempts=5 (repeatable; applied "
+      "before the other flags)");
   app.add_option("--testing-device-delay-ms", o.device_delay_ms, "Drills only: slow every device call")
       ->group("");  // hidden
 }
 
 Status apply_overrides(const ConfigOverrides& o, DaemonConfig& c) {
+  for (const auto& kv : o.set) {
+    const auto eq = kv.find('='), dot = kv.find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+      return make_error("--set takes table.key=value, not " + kv);
+    const std::string table = kv.substr(0, dot), key = kv.substr(dot + 1, eq - dot - 1),
+                      value = kv.substr(eq + 1);
+    const std::string as_toml = "[" + table + "]\n" + key + " = " + value + "\n";
+    DaemonConfig trial = c;
+    if (load_config_text(as_toml, "--set " + kv, trial).ok()) {
+      c = std::move(trial);
+      continue;
+    }
+    // Not a TOML value: a bare string (a path, a level), quoted as a TOML literal string.
+    if (value.find('\'') != std::string::npos || value.find('\n') != std::string::npos)
+      return make_error("--set " + kv + ": not a TOML value");
+    CUZK_TRY_STATUS(load_config_text("[" + table + "]\n" + key + " = '" + value + "'\n", "--set " + kv, c));
+  }
   if (!o.listen.empty()) c.listen = o.listen;
   if (o.http_listen) c.http_listen = *o.http_listen;
   if (o.tls_cert) c.tls_cert = *o.tls_cert;

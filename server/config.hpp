@@ -78,6 +78,8 @@ struct ConfigOverrides {
   std::optional<uint64_t> max_message_bytes;
   std::vector<std::string> devices;  // "INDEX[:VRAM[:WORKERS]]", replaces [[devices]]
   std::vector<std::string> preload;  // appended to [params] preload
+  // "table.key=value": any key of the file, value in TOML (a bare word is taken as a string).
+  std::vector<std::string> set;
 };
 void add_flags(CLI::App& app, ConfigOverrides& overrides);
 Status apply_overrides(const ConfigOverrides& overrides, DaemonConfig& config);

@@ -85,9 +85,24 @@ TEST(ServerConfig, FlagsOverrideTheFile) {
   CLI::App app;
   ConfigOverrides o;
   add_flags(app, o);
-  std::vector<std::string> args{
-      "--listen", "127.0.0.1:1",          "--journal", "/other.db", "--device", "3:2G:4", "--device",
-      "5",        "--host-memory-budget", "8G",        "--preload", "/p.params"};
+  std::vector<std::string> args{"--listen",
+                                "127.0.0.1:1",
+                                "--journal",
+                                "/other.db",
+                                "--device",
+                                "3:2G:4",
+                                "--device",
+                                "5",
+                                "--host-memory-budget",
+                                "8G",
+                                "--preload",
+                                "/p.params",
+                                "--set",
+                                "engine.max_attempts=7",
+                                "--set",
+                                "daemon.log_level=debug",
+                                "--set",
+                                "engine.trusted_params=true"};
   std::reverse(args.begin(), args.end());
   app.parse(args);
   ASSERT_TRUE(apply_overrides(o, c).ok());
@@ -100,6 +115,14 @@ TEST(ServerConfig, FlagsOverrideTheFile) {
   EXPECT_EQ(c.devices[1].index, 5u);
   EXPECT_EQ(c.host_memory_budget, uint64_t(8) << 30);
   EXPECT_EQ(c.preload, std::vector<std::string>{"/p.params"});
+  EXPECT_EQ(c.max_attempts, 7u);
+  EXPECT_EQ(c.log_level, "debug");
+  EXPECT_TRUE(c.trusted_params);
+  for (const std::string bad : {"engine.max_attempt=7", "engine.max_attempts=-2", "nodot=1", "engine.x"}) {
+    ConfigOverrides o2;
+    o2.set = {bad};
+    EXPECT_FALSE(apply_overrides(o2, c).ok()) << bad;
+  }
 }
 
 TEST(ServerConfig, ResolveChecksConsistency) {

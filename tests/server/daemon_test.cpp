@@ -280,6 +280,31 @@ TEST_F(DaemonTest, TokenIsRequiredWhenConfigured) {
   }
 }
 
+TEST_F(DaemonTest, ServesOverTlsWithAToken) {
+  // A self-signed certificate for 127.0.0.1, made with the openssl command when there is one.
+  const auto cert = dir_.file("cert.pem"), key = dir_.file("key.pem");
+  const std::string cmd = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "
+                          "/CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+                          key + " -out " + cert + " >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "no openssl command to make a test certificate";
+  auto cfg = small_config(dir_, params_);
+  cfg.listen = {"127.0.0.1:0"};
+  cfg.tls_cert = cert;
+  cfg.tls_key = key;
+  cfg.token = "t";
+  start(cfg);
+  ClientOptions o;
+  o.address = daemon_->addresses().at(0);
+  o.tls_ca = cert;
+  o.token = "t";
+  auto tls = connect(o);
+  ASSERT_TRUE(tls.ok());
+  expect_verifies(prove(*tls, tiny_job(params_)));
+  // A client without TLS does not get through.
+  auto plain = client_for(daemon_->addresses().at(0), "t");
+  EXPECT_EQ(submit(plain, tiny_job(params_)).error_code(), StatusCode::UNAVAILABLE);
+}
+
 TEST_F(DaemonTest, CancelsAQueuedOrRunningJob) {
   auto cfg = small_config(dir_, params_);
   cfg.device_delay_ms = 20;  // 16 partitions, several device calls each: seconds, not milliseconds
