@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 using grpc::StatusCode;
 
 // How long one engine wait lasts before a wait re-checks its client and the daemon.
-constexpr std::chrono::milliseconds kWaitSlice{500};
+constexpr std::chrono::milliseconds kWaitSlice{1000};
 
 std::string peer_of(const grpc::ServerContext* ctx) { return ctx->peer().empty() ? "-" : ctx->peer(); }
 
