@@ -37,8 +37,9 @@ Result<G1Jacobian> input_commitment(const VerifyingKey& vk, std::span<const Fr> 
 
 Result<PreparedVerifyingKey> prepare_verifying_key(const VerifyingKey& vk) {
   if (vk.ic.empty()) return make_error("verifying key: no IC points");
-  if (vk.gamma_g2.is_inf() || vk.delta_g2.is_inf() || vk.delta_g1.is_inf())
-    return make_error("verifying key: γ or δ is the identity");
+  // δ₁ and β₁ play no part in verification (a snarkjs verification_key.json does not even carry
+  // them); γ₂ and δ₂ must not be the identity, or any proof would pass.
+  if (vk.gamma_g2.is_inf() || vk.delta_g2.is_inf()) return make_error("verifying key: γ₂ or δ₂ is the identity");
   const bool g1_ok = valid_point(vk.alpha_g1) && valid_point(vk.beta_g1) && valid_point(vk.delta_g1);
   const bool g2_ok = valid_point(vk.beta_g2) && valid_point(vk.gamma_g2) && valid_point(vk.delta_g2);
   if (!g1_ok || !g2_ok) return make_error("verifying key: a point is not in its group");

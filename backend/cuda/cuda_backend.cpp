@@ -191,21 +191,26 @@ struct CudaBackend::Impl {
         resident += rp->total_bytes();
         ctx = &it->second.ctx;
       } else {
-        // Streamed: bases stay on the host, scalars and bases go through in chunks that fit.
+        // Streamed: bases stay on the host, scalars and bases go through in chunks. Buckets scale
+        // with the window (2^(c-1) per window) and staging with the chunk, so try the largest chunk
+        // first and, for each, windows from the cost model's choice down to narrow ones.
         const size_t avail = available();
         std::optional<MsmConfig> chosen;
         size_t bytes = 0;
-        for (size_t chunk = 0;; chunk = chunk ? chunk / 2 : std::bit_floor(max_points)) {
-          MsmConfig cfg;
-          cfg.chunk_points = chunk;
-          auto p = Msm<Affine>::plan(max_points, cfg, true);
-          if (!p) return p.error();
-          if (p->total_bytes() <= avail) {
-            chosen = cfg;
-            bytes = p->total_bytes();
-            break;
+        for (size_t chunk = max_points; !chosen && chunk >= 1024; chunk = chunk > 1024 ? chunk / 2 : 0) {
+          const unsigned widest = msm_pick_window(chunk, 1);
+          for (unsigned c = widest; !chosen && c >= 4; c = c > 6 ? c - 2 : c - 1) {
+            MsmConfig cfg;
+            cfg.chunk_points = chunk < max_points ? chunk : 0;
+            cfg.window_bits = c;
+            auto p = Msm<Affine>::plan(max_points, cfg, true);
+            if (!p) return p.error();
+            if (p->total_bytes() <= avail) {
+              chosen = cfg;
+              bytes = p->total_bytes();
+            }
           }
-          if (chunk != 0 && chunk <= (size_t(1) << 14)) break;
+          if (chunk < 1024 * 2) break;
         }
         if (!chosen)
           return make_error("device " + std::to_string(options.device) + ": " + stage +
