@@ -1,6 +1,11 @@
 #include "server/devices.hpp"
 
+#include <algorithm>
+
 #include "engine/fault_injection.hpp"
+#if CUZK_SERVER_CUDA
+#include "engine/cuda_devices.hpp"
+#endif
 
 namespace cuzk::server {
 namespace {
@@ -18,9 +23,28 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
     for (const auto& d : config.devices)
       set.devices.push_back({d.index, d.vram_budget ? d.vram_budget : kCpuDefaultBudget, d.workers});
   } else if (config.backend == "cuda") {
-    // The CUDA factory and planner (one CudaBackend per worker, bound to its device; the
-    // backend's own memory planner) are plugged in here when the daemon is built with CUDA.
-    return make_error("this cuzkd has no CUDA device factory yet; use backend = \"cpu\"");
+#if CUZK_SERVER_CUDA
+    // One CudaBackend per worker, bound to its device by index, planning within its share of the
+    // device's budget (0 in the config: the device's free memory less a margin).
+    engine::CudaDeviceOptions o;
+    for (const auto& d : config.devices) o.indices.push_back(d.index);
+    o.workers = 1;
+    auto found = engine::cuda_devices(o);
+    if (!found) return found.error();
+    set = std::move(*found);
+    for (size_t i = 0; i < config.devices.size(); ++i) {
+      const auto& d = config.devices[i];
+      if (d.vram_budget) set.devices[i].memory_budget = d.vram_budget;
+      set.devices[i].workers = d.workers;
+    }
+    set.planner = [devices = set.devices](const engine::PlanShape&) -> uint64_t {
+      uint64_t share = UINT64_MAX;
+      for (const auto& d : devices) share = std::min<uint64_t>(share, d.memory_budget / d.workers);
+      return share;
+    };
+#else
+    return make_error("this cuzkd was built without the CUDA backend; use backend = \"cpu\"");
+#endif
   } else {
     return make_error("unknown device backend \"" + config.backend + "\" (cpu or cuda)");
   }
