@@ -190,7 +190,7 @@ function tamperedBellmanProofs(bytes) {
 // decode (snarkjs too calls such a proof invalid): exit 1 is for inputs that cannot be read at all.
 function expectCuzkRejects(what, r) {
   check(r.status === 3, `cuzk verify rejects: ${what} (exit ${r.status}, want 3)`,
-        `${r.line}\n${r.out}${r.status === 1 ? "(exit 1 means an input error; a proof that is not a valid point is an invalid proof: 3)" : ""}`);
+        `${r.line}\n${r.out.trimEnd()}${r.status === 1 ? "\n(exit 1 means an input error; a proof that is not a valid point is an invalid proof: 3)" : ""}`);
 }
 
 // ------------------------------------------------------------------------------------ r1cs / wtns
