@@ -46,6 +46,14 @@ Result<std::vector<std::vector<Fr>>> parse_public_sets(const std::string& text) 
   return sets;
 }
 
+// A proof file that was read but does not hold valid proof points (off the curve, outside the
+// subgroup, infinity, wrong length) is an invalid proof, not an input error: exit 3, like any proof
+// that fails the pairing check.
+int invalid(const std::string& why) {
+  std::printf("verify: INVALID (%s)\n", why.c_str());
+  return kExitInvalidProof;
+}
+
 int run_verify(const VerifyArgs& args) {
   const int keys = !args.vk_path.empty() + !args.params_path.empty() + !args.vk_json_path.empty();
   if (keys != 1) return fail("give exactly one of --vk, --params and --vk-json");
@@ -63,14 +71,14 @@ int run_verify(const VerifyArgs& args) {
     auto proof_text = read_text(args.proof_path);
     if (!proof_text) return fail(proof_text.message());
     auto proof = parse_snarkjs_proof_json(*proof_text);
-    if (!proof) return fail(args.proof_path + ": " + proof.message());
+    if (!proof) return invalid(args.proof_path + ": " + proof.message());
     proofs.push_back(*proof);
   } else {
     vk = read_bellman_vk(args.vk_path.empty() ? args.params_path : args.vk_path);
     auto bytes = read_file_bytes(args.proof_path);
     if (!bytes) return fail(bytes.message());
     auto parsed = read_proofs(*bytes);
-    if (!parsed) return fail(args.proof_path + ": " + parsed.message());
+    if (!parsed) return invalid(args.proof_path + ": " + parsed.message());
     proofs = std::move(*parsed);
   }
   if (!vk) return fail(vk.message());
