@@ -105,13 +105,13 @@ for ((i = 1; i <= runs; ++i)); do
   timed cuzk $i "$cuzk" prove -q --zkey sha256_512.zkey --wtns sha256_512.wtns --proof proof.json \
     --public public.json ${CUZK_ARGS:-}
   verify public.json proof.json
-  stage[cuzk,$i]=$(sed -n 's/.*proved in \([0-9.]*\) s.*/\1/p' cmd.out)
+  stage[cuzk,$i]=$(sed -n 's/.*proved \(on [a-z0-9:]* \)\{0,1\}in \([0-9.]*\) s.*/\2/p' cmd.out)
   # The same with the zkey's points trusted (no subgroup checks), as snarkjs trusts them.
   # shellcheck disable=SC2086
   timed cuzk-trusted $i "$cuzk" prove -q --trusted-params --zkey sha256_512.zkey --wtns sha256_512.wtns \
     --proof proof.json --public public.json ${CUZK_ARGS:-}
   verify public.json proof.json
-  stage[cuzk-trusted,$i]=$(sed -n 's/.*proved in \([0-9.]*\) s.*/\1/p' cmd.out)
+  stage[cuzk-trusted,$i]=$(sed -n 's/.*proved \(on [a-z0-9:]* \)\{0,1\}in \([0-9.]*\) s.*/\2/p' cmd.out)
   printf 'run %d:' "$i"
   for n in "${names[@]}"; do printf ' %s %.2f s (cpu %.2f s);' "$n" "${wall[$n,$i]}" "${cpu[$n,$i]}"; done
   echo
