@@ -37,7 +37,9 @@ Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, i
   }
 #else
   (void)device;
-  if (which == "cuda") return make_error("this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
+  if (which == "cuda")
+    return make_error(
+        "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
 #endif
   return std::unique_ptr<ComputeBackend>(new cpu::CpuBackend(pool));
 }
