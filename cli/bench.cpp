@@ -21,6 +21,7 @@
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/random.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -59,18 +60,11 @@ double median_seconds(unsigned repeat, const std::function<void()>& f) {
   return t[t.size() / 2];
 }
 
-Fr random_fr(std::mt19937_64& rng) {
-  for (;;) {
-    uint64_t v[Fr::N] = {rng(), rng(), rng(), rng() & 0x7fffffffffffffffull};
-    if (Fr::is_canonical(v)) return Fr::from_canonical(v);
-  }
-}
-
 // n distinct points, cheaply: a random start and random steps, P_i = P_{i-1} + Q_{i mod 16}.
 template <class Affine, class Jacobian>
 std::vector<Affine> random_points(size_t n, std::mt19937_64& rng, cpu::ThreadPool& pool) {
   Jacobian steps[16];
-  for (auto& q : steps) q = Jacobian(Affine::generator()).mul(random_fr(rng));
+  for (auto& q : steps) q = Jacobian(Affine::generator()).mul(random_element<Fr>(rng));
   std::vector<Affine> out(n);
   const size_t chunks = std::max<size_t>(1, pool.size());
   pool.run(chunks, [&](size_t c) {
@@ -102,7 +96,7 @@ double time_msm(const BenchArgs& args, cpu::ThreadPool& pool, size_t n) {
   std::mt19937_64 rng(std::random_device{}());
   const auto points = random_points<Affine, Jacobian>(n, rng, pool);
   std::vector<Fr> scalars(n);
-  for (auto& s : scalars) s = random_fr(rng);
+  for (auto& s : scalars) s = random_element<Fr>(rng);
   return median_seconds(args.repeat, [&] { (void)cpu::msm<Affine>(points, scalars, pool); });
 }
 
@@ -132,7 +126,7 @@ int bench_ntt(const BenchArgs& args) {
   if (!domain) return fail(domain.message());
   std::mt19937_64 rng(std::random_device{}());
   std::vector<Fr> v(domain->size());
-  for (auto& x : v) x = random_fr(rng);
+  for (auto& x : v) x = random_element<Fr>(rng);
   const double fwd = median_seconds(args.repeat, [&] { (void)domain->forward(v, pool); });
   const double inv = median_seconds(args.repeat, [&] { (void)domain->inverse(v, pool); });
   const double coset = median_seconds(args.repeat, [&] { (void)domain->coset_forward(v, pool); });
