@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "backend/cpu/ntt.hpp"  // RootConvention
 #include "common/result.hpp"
@@ -35,6 +37,10 @@ struct HRequest {
   unsigned log_n = 0;
   RootConvention convention = RootConvention::bellman;
   HMode mode = HMode::divide_by_z_on_coset;
+  // Called once, before the backend first writes to a, b or c in host memory (so the caller may
+  // still read them until then, e.g. to check a·b = c while the device works); an error from it
+  // ends the call with that error.
+  std::function<Status()> before_writing_inputs;
 };
 
 // Σ scalars[i]·bases[i], or with a density bitmap (bellperson semantics): the j-th scalar whose
@@ -46,6 +52,17 @@ struct MsmRequest {
   std::span<const uint64_t> density;  // empty: every scalar pairs with its own base
 };
 
+// The MSMs of one proof, given together because they share scalar vectors (the aux assignment
+// feeds four of them): a backend may move each distinct vector to where it computes only once.
+struct MsmBatch {
+  std::vector<MsmRequest<G1Affine>> g1;
+  std::vector<MsmRequest<G2Affine>> g2;
+};
+struct MsmBatchResult {
+  std::vector<G1Jacobian> g1;  // in request order
+  std::vector<G2Jacobian> g2;
+};
+
 class ComputeBackend {
  public:
   virtual ~ComputeBackend() = default;
@@ -54,6 +71,21 @@ class ComputeBackend {
   virtual Status compute_h(const HRequest& request) = 0;
   virtual Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) = 0;
   virtual Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) = 0;
+  // Default: one msm() after another.
+  virtual Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
+    MsmBatchResult out;
+    for (const auto& rq : batch.g1) {
+      auto r = msm(rq);
+      if (!r) return r.error();
+      out.g1.push_back(*r);
+    }
+    for (const auto& rq : batch.g2) {
+      auto r = msm(rq);
+      if (!r) return r.error();
+      out.g2.push_back(*r);
+    }
+    return out;
+  }
 };
 
 }  // namespace cuzk

@@ -1,8 +1,11 @@
 #include "cli/backend_select.hpp"
 
+#include <cstdio>
+
 #include "backend/cpu/cpu_backend.hpp"
 #if CUZK_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/runtime.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -42,6 +45,50 @@ Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, i
         "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
 #endif
   return std::unique_ptr<ComputeBackend>(new cpu::CpuBackend(pool));
+}
+
+DeviceReport take_device_report(ComputeBackend& backend) {
+  DeviceReport r;
+#if CUZK_HAVE_CUDA
+  if (auto* gpu = dynamic_cast<cuda::CudaBackend*>(&backend)) {
+    for (const auto& p : gpu->plan_log()) {
+      char line[320];
+      std::snprintf(line, sizeof line, "%-24s %-44s %8zu MiB %9.1f ms", p.stage.c_str(), p.choice.c_str(),
+                    (p.bytes + (1u << 20) - 1) >> 20, p.ms);
+      r.stages.emplace_back(line);
+    }
+    gpu->clear_log();
+    r.peak_bytes = gpu->peak_planned_bytes();
+    r.budget = gpu->budget();
+  }
+#else
+  (void)backend;
+#endif
+  return r;
+}
+
+std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend,
+                                               const groth16::ProvingKey& key) {
+  std::vector<std::shared_ptr<void>> pins;
+#if CUZK_HAVE_CUDA
+  if (!dynamic_cast<const cuda::CudaBackend*>(&backend)) return pins;
+  const auto one = [&](const void* p, size_t bytes) {
+    auto r = cuda::PinnedRange::pin(p, bytes);
+    if (r)
+      pins.push_back(std::make_shared<cuda::PinnedRange>(std::move(*r)));
+    else
+      std::fprintf(stderr, "  warning: %s (copies of these bases are staged instead)\n", r.message().c_str());
+  };
+  one(key.h.data(), key.h.size() * sizeof(G1Affine));
+  one(key.l.data(), key.l.size() * sizeof(G1Affine));
+  one(key.a.data(), key.a.size() * sizeof(G1Affine));
+  one(key.b_g1.data(), key.b_g1.size() * sizeof(G1Affine));
+  one(key.b_g2.data(), key.b_g2.size() * sizeof(G2Affine));
+#else
+  (void)backend;
+  (void)key;
+#endif
+  return pins;
 }
 
 }  // namespace cuzk::cli

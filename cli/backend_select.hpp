@@ -3,10 +3,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/compute.hpp"
 #include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "groth16/keys.hpp"
 
 namespace cuzk::cli {
 
@@ -16,5 +18,18 @@ Result<size_t> parse_bytes(const std::string& text);
 // CUDA when asked for (or, with "auto", when a device is present), else the CPU over `pool`.
 Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
                                                      const std::string& vram_budget, cpu::ThreadPool& pool);
+
+// What a device backend planned and how long each stage took since the last report (empty for
+// the CPU backend): one line per stage, the peak planned device bytes and the budget.
+struct DeviceReport {
+  std::vector<std::string> stages;
+  size_t peak_bytes = 0, budget = 0;
+};
+DeviceReport take_device_report(ComputeBackend& backend);
+
+// Pins the key's large point arrays in host memory when `backend` is a GPU (copies of bases that
+// do not stay on the device then run as direct DMA); the pins last as long as the handles.
+// Failures are reported on stderr and leave the memory unpinned.
+std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend, const groth16::ProvingKey& key);
 
 }  // namespace cuzk::cli

@@ -1,4 +1,4 @@
-// `cuzk bench msm|ntt|prove`: timings of the CPU backend and of whole proofs, as a table on stdout
+// `cuzk bench msm|ntt|prove|engine`: timings of the CPU backend and of whole proofs, as a table on stdout
 // and, with --json FILE ("-" for stdout), as JSON for docs/BENCHMARKS.md and regression tracking.
 #include <nlohmann/json.hpp>
 
@@ -20,6 +20,7 @@
 #include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
+#include "cli/fake_key.hpp"
 #include "cli/options.hpp"
 #include "cli/random.hpp"
 #include "groth16/prover.hpp"
@@ -42,7 +43,7 @@ struct BenchArgs {
   r1cs::SampleSpec spec;
   std::string backend = "cpu", vram_budget;
   int device = 0;
-  bool fake_key = false, warmup = false;
+  bool fake_key = false, warmup = false, pin_params = true;
 };
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -58,26 +59,6 @@ double median_seconds(unsigned repeat, const std::function<void()>& f) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
-}
-
-// n distinct points, cheaply: a random start and random steps, P_i = P_{i-1} + Q_{i mod 16}.
-template <class Affine, class Jacobian>
-std::vector<Affine> random_points(size_t n, std::mt19937_64& rng, cpu::ThreadPool& pool) {
-  Jacobian steps[16];
-  for (auto& q : steps) q = Jacobian(Affine::generator()).mul(random_element<Fr>(rng));
-  std::vector<Affine> out(n);
-  const size_t chunks = std::max<size_t>(1, pool.size());
-  pool.run(chunks, [&](size_t c) {
-    const size_t b = n * c / chunks, e = n * (c + 1) / chunks;
-    std::vector<Jacobian> tmp(e - b);
-    Jacobian p = Jacobian(Affine::generator()).mul(Fr::from_u64(c + 1)).add(steps[c % 16]);
-    for (size_t i = b; i < e; ++i) {
-      p = p.add(steps[i % 16]);
-      tmp[i - b] = p;
-    }
-    curve::batch_to_affine(tmp.data(), out.data() + b, tmp.size());
-  });
-  return out;
 }
 
 void emit(const BenchArgs& args, const nlohmann::json& result) {
@@ -144,35 +125,6 @@ int bench_ntt(const BenchArgs& args) {
   return 0;
 }
 
-// A key of the circuit's shape made of random points (tiled from a small pool): for timing the
-// prover at sizes where a real setup would take hours. Its proofs do not verify.
-groth16::ProvingKey fake_key(const r1cs::Assignment& as, cpu::ThreadPool& pool) {
-  std::mt19937_64 rng(std::random_device{}());
-  const auto g1 = random_points<G1Affine, G1Jacobian>(size_t(1) << 14, rng, pool);
-  const auto g2 = random_points<G2Affine, G2Jacobian>(size_t(1) << 12, rng, pool);
-  const auto tile = [&](auto& out, size_t n, const auto& pool_points) {
-    out.resize(n);
-    pool.for_ranges(n, 1 << 16, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) out[i] = pool_points[(i * 7919) % pool_points.size()];
-    });
-  };
-  groth16::ProvingKey pk;
-  size_t n = 1;
-  while (n < as.a.size()) n *= 2;
-  pk.domain_size = n;
-  pk.num_inputs = as.input_assignment.size();
-  pk.num_aux = as.aux_assignment.size();
-  pk.vk.alpha_g1 = g1[0], pk.vk.beta_g1 = g1[1], pk.vk.delta_g1 = g1[2];
-  pk.vk.beta_g2 = g2[0], pk.vk.gamma_g2 = g2[1], pk.vk.delta_g2 = g2[2];
-  tile(pk.vk.ic, pk.num_inputs, g1);
-  tile(pk.h, n - 1, g1);
-  tile(pk.l, pk.num_aux, g1);
-  tile(pk.a, pk.num_inputs + as.a_aux_density.popcount, g1);
-  tile(pk.b_g1, as.b_input_density.popcount + as.b_aux_density.popcount, g1);
-  tile(pk.b_g2, pk.b_g1.size(), g2);
-  return pk;
-}
-
 int bench_prove(const BenchArgs& args) {
   cpu::ThreadPool pool(args.threads);
   auto circuit = r1cs::make_sample_circuit(args.spec);
@@ -203,9 +155,14 @@ int bench_prove(const BenchArgs& args) {
   if (!backend) return fail(backend.message());
   std::fprintf(stderr, "  key ready in %.1f s (%s); proving on %s\n", setup_s,
                args.fake_key ? "fake" : "setup", (*backend)->name().c_str());
+  t = Clock::now();
+  const auto pins = args.pin_params ? pin_key_for(**backend, *pk) : std::vector<std::shared_ptr<void>>{};
+  if (!pins.empty()) std::fprintf(stderr, "  key pinned in host memory in %.1f s\n", seconds_since(t));
 
   std::vector<double> synth_t, prove_t, verify_t;
   size_t constraints = 0;
+  groth16::ProofTimings stages;  // of the last proof
+  DeviceReport report;
   for (unsigned i = 0; i < std::max(1u, args.repeat) + (args.warmup ? 1 : 0); ++i) {
     t = Clock::now();
     auto as = synthesize();
@@ -214,9 +171,17 @@ int bench_prove(const BenchArgs& args) {
     constraints = as->a.size();
     const std::vector<Fr> inputs(as->input_assignment.begin() + 1, as->input_assignment.end());
     t = Clock::now();
-    auto proof = groth16::create_proof(*pk, *as, groth16::ProofRandomness::fresh(), **backend);
+    groth16::ProofTimings tm;
+    auto proof = groth16::create_proof(*pk, *as, groth16::ProofRandomness::fresh(), **backend, &tm);
     if (!proof) return fail(proof.message());
     const double prove = seconds_since(t);
+    stages = tm;
+    report = take_device_report(**backend);
+    {  // stage times on stderr; the table and JSON stay on stdout
+      std::fprintf(stderr, "  proof %u: %.3f s (check %.1f ms, h %.1f ms, msm %.1f ms, assemble %.1f ms)\n",
+                   i, prove, tm.check_ms, tm.h_ms, tm.msm_ms, tm.assemble_ms);
+      for (const auto& line : report.stages) std::fprintf(stderr, "    %s\n", line.c_str());
+    }
     double verify = 0;
     if (pvk) {
       t = Clock::now();
@@ -253,6 +218,15 @@ int bench_prove(const BenchArgs& args) {
               {"synthesis_s", synth_s},
               {"prove_s", prove_s},
               {"verify_ms", verify_s * 1e3},
+              {"last_proof_ms",
+               {{"check", stages.check_ms},
+                {"h", stages.h_ms},
+                {"msm", stages.msm_ms},
+                {"assemble", stages.assemble_ms},
+                {"total", stages.total_ms}}},
+              {"device_stages", report.stages},
+              {"peak_device_bytes", report.peak_bytes},
+              {"device_budget", report.budget},
               {"repeat", args.repeat},
               {"machine", machine()}});
   return 0;
@@ -262,7 +236,7 @@ int bench_prove(const BenchArgs& args) {
 
 void register_bench(CLI::App& app, int& status) {
   auto args = std::make_shared<BenchArgs>();
-  auto* bench = app.add_subcommand("bench", "Benchmarks: msm, ntt, prove (table; --json for JSON)");
+  auto* bench = app.add_subcommand("bench", "Benchmarks: msm, ntt, prove, engine (table; --json for JSON)");
   bench->require_subcommand(1);
   const auto common = [&](CLI::App* cmd) {
     cmd->add_option("--repeat", args->repeat, "Timed runs (median reported)")->capture_default_str();
@@ -298,7 +272,11 @@ void register_bench(CLI::App& app, int& status) {
   prove->add_flag("--fake-key", args->fake_key,
                   "Random points instead of a setup: timing only, no verification");
   prove->add_flag("--warmup", args->warmup, "One untimed proof first (loads resident bases)");
+  prove->add_flag("--pin-params,!--no-pin-params", args->pin_params,
+                  "Pin the key's points in host memory on a GPU (default on)");
   prove->callback([args, &status] { status = bench_prove(*args); });
+
+  add_bench_engine(bench, status);  // bench_engine.cpp
 }
 
 }  // namespace cuzk::cli

@@ -44,6 +44,11 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     if (!backend) return backend.error();
     return std::unique_ptr<ComputeBackend>(std::move(*backend));
   };
+  set.pin_host = [](const void* p, size_t bytes) -> Result<std::shared_ptr<void>> {
+    auto pinned = cuda::PinnedRange::pin(p, bytes);
+    if (!pinned) return pinned.error();
+    return std::shared_ptr<void>(std::make_shared<cuda::PinnedRange>(std::move(*pinned)));
+  };
   const uint32_t workers = options.workers;
   set.planner = [budgets = set.devices, workers](const PlanShape&) -> uint64_t {
     uint64_t smallest = UINT64_MAX;

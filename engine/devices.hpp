@@ -44,10 +44,15 @@ uint64_t params_device_bytes(const PlanShape& shape);
 using BackendFactory =
     std::function<Result<std::unique_ptr<ComputeBackend>>(const DeviceDescriptor& device, uint32_t worker)>;
 
+// Pins a range of host memory for fast copies to the devices, for as long as the handle lives
+// (a GPU backend supplies one; parameter sets are pinned with it when they are loaded).
+using HostPinner = std::function<Result<std::shared_ptr<void>>(const void* p, size_t bytes)>;
+
 struct DeviceSet {
   std::vector<DeviceDescriptor> devices;
   BackendFactory factory;
   PlanEstimator planner = default_plan_bytes;
+  HostPinner pin_host;  // empty: parameter sets stay in ordinary memory
 };
 
 // `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend

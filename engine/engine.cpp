@@ -72,7 +72,7 @@ Status Engine::Impl::start() {
     devices.push_back(std::move(dev));
   }
   params = std::make_unique<ParamCache>(*host, device_budgets, config.params_on_device, config.trusted_params,
-                                        log);
+                                        log, config.devices.pin_host);
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
   if (!config.journal_path.empty()) {

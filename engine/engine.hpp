@@ -68,6 +68,10 @@ struct EngineConfig {
   unsigned quarantine_after = 3;  // consecutive failures that take a device out of service
   bool params_on_device = true;   // keep parameter sets resident on devices whose budget allows
   bool trusted_params = false;    // skip subgroup checks when loading parameter files
+  // For benchmarks with fake keys only (`cuzk bench engine`), whose proofs cannot verify: the
+  // pairing check of each proof still runs (its time counts as in production), but a proof that
+  // fails it is accepted. Never settable from cuzkd's configuration; keep it off everywhere else.
+  bool ignore_verify_for_benchmarks = false;
 
   // In-memory parameter sets, by name (available before journaled jobs resume).
   std::map<std::string, std::shared_ptr<const groth16::ProvingKey>> keys;

@@ -71,18 +71,41 @@ void ParamCache::Lease::release() {
 }
 
 ParamCache::ParamCache(MemoryBudget& host, std::map<uint32_t, MemoryBudget*> devices, bool keep_on_device,
-                       bool trusted, Logger log)
+                       bool trusted, Logger log, HostPinner pin_host)
     : host_(host),
       devices_(std::move(devices)),
+      pin_host_(std::move(pin_host)),
       keep_on_device_(keep_on_device),
       trusted_(trusted),
       log_(std::move(log)) {}
 
 ParamCache::~ParamCache() = default;
 
+void ParamCache::pin(ParamSet& set) const {
+  if (!pin_host_) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const groth16::ProvingKey& k = *set.key;
+  const auto one = [&](const void* p, size_t bytes) {
+    if (bytes < (size_t(1) << 20)) return;  // small arrays are copied through staging anyway
+    auto handle = pin_host_(p, bytes);
+    if (handle)
+      set.pins.push_back(std::move(*handle));
+    else  // not fatal: copies then go through the backend's staging buffers
+      log_->warn("params={} event=pin_failed bytes={} error=\"{}\"", set.name, bytes, handle.message());
+  };
+  one(k.h.data(), k.h.size() * sizeof(G1Affine));
+  one(k.l.data(), k.l.size() * sizeof(G1Affine));
+  one(k.a.data(), k.a.size() * sizeof(G1Affine));
+  one(k.b_g1.data(), k.b_g1.size() * sizeof(G1Affine));
+  one(k.b_g2.data(), k.b_g2.size() * sizeof(G2Affine));
+  log_->info("params={} event=pinned ranges={} ms={:.0f}", set.name, set.pins.size(),
+             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+}
+
 Status ParamCache::register_key(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key) {
   auto set = make_param_set(name, std::move(key));
   if (!set) return set.error();
+  pin(**set);
   std::lock_guard lock(mutex_);
   auto& e = entries_[name];
   if (e && (e->leases > 0 || e->loading))
@@ -131,6 +154,7 @@ Result<std::shared_ptr<ParamSet>> ParamCache::load(const std::string& name, Wait
   auto set = make_param_set(name, std::move(key));
   if (!set) return set.error();
   (*set)->zkey_matrices = std::move(matrices);
+  pin(**set);
   std::lock_guard lock(mutex_);
   entries_.at(name)->host = std::move(*reservation);
   return set;

@@ -37,6 +37,9 @@ struct ParamSet {
   std::shared_ptr<const SnarkjsZkey> zkey_matrices;
   uint64_t host_bytes = 0;  // what its points take in host memory
   PlanShape shape;          // domain and point counts, for planning device memory
+  // Pinned ranges of the key's points (DeviceSet::pin_host); declared last, so they are released
+  // before the key they pin.
+  std::vector<std::shared_ptr<void>> pins;
 };
 
 struct ParamSetStatus {
@@ -72,7 +75,7 @@ class ParamCache {
   // `devices` are the per-device budgets (by device index) residency may use; `trusted` skips the
   // subgroup checks of file points (curve checks remain).
   ParamCache(MemoryBudget& host, std::map<uint32_t, MemoryBudget*> devices, bool keep_on_device, bool trusted,
-             Logger log);
+             Logger log, HostPinner pin_host = {});
   ~ParamCache();
 
   // A key the caller keeps in memory, usable by `name` from now on.
@@ -106,8 +109,11 @@ class ParamCache {
                                          const std::function<bool()>& abandon);
   void unlease(const std::string& name);
 
+  void pin(ParamSet& set) const;  // pins the key's point arrays when a pinner was given
+
   MemoryBudget& host_;
   std::map<uint32_t, MemoryBudget*> devices_;
+  HostPinner pin_host_;
   bool keep_on_device_, trusted_;
   Logger log_;
   mutable std::mutex mutex_;

@@ -1,6 +1,9 @@
 #include "groth16/prover.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <thread>
@@ -12,10 +15,10 @@
 namespace cuzk::groth16 {
 namespace {
 
-// The first j with a_j·b_j ≠ c_j, on all cores (one multiplication per constraint: 130 M at PoRep
-// size is seconds on one core, a fraction of that spread out).
-std::optional<size_t> first_unsatisfied_row(const r1cs::Assignment& as) {
-  const size_t n = as.a.size();
+// The first j < rows with a_j·b_j ≠ c_j, on all cores (one multiplication per constraint: 130 M at
+// PoRep size is seconds on one core, a fraction of that spread out).
+std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
+  const size_t n = rows;
   const size_t threads =
       std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), n / 65536 + 1));
   std::vector<size_t> first(threads, n);
@@ -23,7 +26,7 @@ std::optional<size_t> first_unsatisfied_row(const r1cs::Assignment& as) {
   for (size_t t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       for (size_t j = n * t / threads, e = n * (t + 1) / threads; j < e; ++j)
-        if (as.a[j] * as.b[j] != as.c[j]) {
+        if (a[j] * b[j] != c[j]) {
           first[t] = j;
           return;
         }
@@ -31,6 +34,41 @@ std::optional<size_t> first_unsatisfied_row(const r1cs::Assignment& as) {
   for (auto& th : pool) th.join();
   const size_t j = *std::min_element(first.begin(), first.end());
   return j < n ? std::optional<size_t>(j) : std::nullopt;
+}
+
+Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
+  if (auto bad = first_unsatisfied_row(a, b, c, rows))
+    return make_error("assignment: the witness does not satisfy constraint " + std::to_string(*bad) +
+                      " (a·b ≠ c)");
+  return Status::Ok();
+}
+
+// Counts and densities against the key (everything check_assignment does but a·b = c).
+Status check_shape(const ProvingKey& pk, const r1cs::Assignment& as) {
+  CUZK_TRY_STATUS(pk.check_shape());
+  const auto mismatch = [](const char* what, size_t got, size_t want) {
+    return make_error(std::string("assignment: ") + what + " is " + std::to_string(got) +
+                      ", the key expects " + std::to_string(want));
+  };
+  if (as.input_assignment.size() != pk.num_inputs)
+    return mismatch("the number of public inputs (with ONE)", as.input_assignment.size(), pk.num_inputs);
+  if (as.aux_assignment.size() != pk.num_aux)
+    return mismatch("the number of auxiliary values", as.aux_assignment.size(), pk.num_aux);
+  if (as.a.size() != as.b.size() || as.a.size() != as.c.size())
+    return make_error("assignment: a, b and c have different lengths");
+  if (as.a.size() > pk.domain_size) return mismatch("the number of constraints", as.a.size(), pk.domain_size);
+  if (pk.layout == QueryLayout::compacted) {
+    if (as.a_aux_density.bit_len != pk.num_aux || as.b_aux_density.bit_len != pk.num_aux ||
+        as.b_input_density.bit_len != pk.num_inputs)
+      return make_error("assignment: density bitmaps do not cover the wires of the key");
+    if (pk.num_inputs + as.a_aux_density.popcount != pk.a.size())
+      return mismatch("the A density (inputs + set aux bits)", pk.num_inputs + as.a_aux_density.popcount,
+                      pk.a.size());
+    if (as.b_input_density.popcount + as.b_aux_density.popcount != pk.b_g1.size())
+      return mismatch("the B density (set bits)", as.b_input_density.popcount + as.b_aux_density.popcount,
+                      pk.b_g1.size());
+  }
+  return Status::Ok();
 }
 
 unsigned log2_exact(size_t n) {
@@ -52,39 +90,14 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
 }
 
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
-  CUZK_TRY_STATUS(pk.check_shape());
-  const auto mismatch = [](const char* what, size_t got, size_t want) {
-    return make_error(std::string("assignment: ") + what + " is " + std::to_string(got) +
-                      ", the key expects " + std::to_string(want));
-  };
-  if (as.input_assignment.size() != pk.num_inputs)
-    return mismatch("the number of public inputs (with ONE)", as.input_assignment.size(), pk.num_inputs);
-  if (as.aux_assignment.size() != pk.num_aux)
-    return mismatch("the number of auxiliary values", as.aux_assignment.size(), pk.num_aux);
-  if (as.a.size() != as.b.size() || as.a.size() != as.c.size())
-    return make_error("assignment: a, b and c have different lengths");
-  if (as.a.size() > pk.domain_size) return mismatch("the number of constraints", as.a.size(), pk.domain_size);
-  // R1CS satisfaction is a_j·b_j = c_j on the evaluations: checked here, before any proving work,
-  // so that a bad witness is reported as such instead of as a proof that fails to verify.
-  if (auto bad = first_unsatisfied_row(as))
-    return make_error("assignment: the witness does not satisfy constraint " + std::to_string(*bad) +
-                      " (a·b ≠ c)");
-  if (pk.layout == QueryLayout::compacted) {
-    if (as.a_aux_density.bit_len != pk.num_aux || as.b_aux_density.bit_len != pk.num_aux ||
-        as.b_input_density.bit_len != pk.num_inputs)
-      return make_error("assignment: density bitmaps do not cover the wires of the key");
-    if (pk.num_inputs + as.a_aux_density.popcount != pk.a.size())
-      return mismatch("the A density (inputs + set aux bits)", pk.num_inputs + as.a_aux_density.popcount,
-                      pk.a.size());
-    if (as.b_input_density.popcount + as.b_aux_density.popcount != pk.b_g1.size())
-      return mismatch("the B density (set bits)", as.b_input_density.popcount + as.b_aux_density.popcount,
-                      pk.b_g1.size());
-  }
-  return Status::Ok();
+  CUZK_TRY_STATUS(check_shape(pk, as));
+  // R1CS satisfaction is a_j·b_j = c_j on the evaluations, so that a bad witness is reported as
+  // such instead of as a proof that fails to verify.
+  return check_rows(as.a.data(), as.b.data(), as.c.data(), as.a.size());
 }
 
-Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& as,
-                                          ComputeBackend& backend) {
+Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
+                                          std::function<Status()> before_writing_inputs) {
   const size_t n = pk.domain_size;
   for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
   HRequest rq;
@@ -94,6 +107,7 @@ Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment
   rq.log_n = log2_exact(n);
   rq.convention = pk.convention;
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
+  rq.before_writing_inputs = std::move(before_writing_inputs);
   CUZK_TRY_STATUS(backend.compute_h(rq));
   std::vector<Fr> h = std::move(as.a);
   if (pk.h_query == HQuery::z_over_delta) h.resize(n - 1);  // deg h ≤ n − 2
@@ -110,55 +124,90 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
 }
 
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const ProofRandomness& rs,
-                           ComputeBackend& backend) {
-  CUZK_TRY_STATUS(check_assignment(pk, as));
+                           ComputeBackend& backend, ProofTimings* timings) {
+  using clock = std::chrono::steady_clock;
+  const auto t_start = clock::now();
+  auto t_stage = t_start;
+  ProofTimings local;
+  ProofTimings& tm = timings ? *timings : local;
+  tm = {};
+  const auto lap = [&](double& into) {
+    const auto now = clock::now();
+    into = std::chrono::duration<double, std::milli>(now - t_stage).count();
+    t_stage = now;
+  };
+  CUZK_TRY_STATUS(check_shape(pk, as));
   if (pk.vk.delta_g1.is_inf() || pk.vk.delta_g2.is_inf())
     return make_error("proving key: δ is the identity (a subverted key)");
-
-  auto h = compute_h_scalars(pk, as, backend);
+  lap(tm.check_ms);
+  // a·b = c is checked on the host while the backend computes H from the same vectors: it reads
+  // them until it calls before_writing_inputs, which waits for the check. Padding first, so the
+  // vectors do not move under the check.
+  const size_t rows = as.a.size();
+  for (auto* v : {&as.a, &as.b, &as.c}) v->resize(pk.domain_size, Fr::zero());
+  double rows_ms = 0;
+  auto rows_check = std::async(std::launch::async, [&as, rows, &rows_ms] {
+    const auto t0 = clock::now();
+    Status st = check_rows(as.a.data(), as.b.data(), as.c.data(), rows);
+    rows_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    return st;
+  });
+  std::optional<Status> rows_ok;
+  const auto wait_rows = [&]() -> Status {
+    if (!rows_ok) rows_ok = rows_check.get();
+    return *rows_ok;
+  };
+  auto h = compute_h_scalars(pk, as, backend, wait_rows);
+  CUZK_TRY_STATUS(wait_rows());  // a backend that failed before writing never waited
   if (!h) return h.error();
+  lap(tm.h_ms);
+  tm.check_ms += rows_ms;
 
   // The five MSMs. Compacted keys pair bases with the wires whose density bit is set; per-wire
   // keys have one base per wire (inputs first), infinity where a wire is absent.
   std::span<const Fr> inputs = as.input_assignment, aux = as.aux_assignment;
   const size_t ni = pk.num_inputs;
-  G1Jacobian a_acc, b1_acc;
-  G2Jacobian b2_acc;
-  auto h_acc = backend.msm(MsmRequest<G1Affine>{pk.h, *h, {}});
-  if (!h_acc) return h_acc.error();
-  auto l_acc = backend.msm(MsmRequest<G1Affine>{pk.l, aux, {}});
-  if (!l_acc) return l_acc.error();
+  MsmBatch batch;
+  batch.g1.push_back({pk.h, *h, {}});
+  batch.g1.push_back({pk.l, aux, {}});
+  std::vector<Fr> wires;  // per-wire keys: inputs then aux, one scalar per base
   if (pk.layout == QueryLayout::compacted) {
     const std::span<const G1Affine> a(pk.a), b1(pk.b_g1);
     const std::span<const G2Affine> b2(pk.b_g2);
     const size_t nb_in = as.b_input_density.popcount;
-    auto a_in = backend.msm(MsmRequest<G1Affine>{a.first(ni), inputs, {}});
-    auto a_aux = backend.msm(MsmRequest<G1Affine>{a.subspan(ni), aux, as.a_aux_density.words});
-    auto b1_in = backend.msm(MsmRequest<G1Affine>{b1.first(nb_in), inputs, as.b_input_density.words});
-    auto b1_aux = backend.msm(MsmRequest<G1Affine>{b1.subspan(nb_in), aux, as.b_aux_density.words});
-    auto b2_in = backend.msm(MsmRequest<G2Affine>{b2.first(nb_in), inputs, as.b_input_density.words});
-    auto b2_aux = backend.msm(MsmRequest<G2Affine>{b2.subspan(nb_in), aux, as.b_aux_density.words});
-    for (const auto* r : {&a_in, &a_aux, &b1_in, &b1_aux})
-      if (!r->ok()) return r->error();
-    for (const auto* r : {&b2_in, &b2_aux})
-      if (!r->ok()) return r->error();
-    a_acc = a_in->add(*a_aux);
-    b1_acc = b1_in->add(*b1_aux);
-    b2_acc = b2_in->add(*b2_aux);
+    batch.g1.push_back({a.first(ni), inputs, {}});
+    batch.g1.push_back({a.subspan(ni), aux, as.a_aux_density.words});
+    batch.g1.push_back({b1.first(nb_in), inputs, as.b_input_density.words});
+    batch.g1.push_back({b1.subspan(nb_in), aux, as.b_aux_density.words});
+    batch.g2.push_back({b2.first(nb_in), inputs, as.b_input_density.words});
+    batch.g2.push_back({b2.subspan(nb_in), aux, as.b_aux_density.words});
   } else {
-    std::vector<Fr> wires;
     wires.reserve(inputs.size() + aux.size());
     wires.insert(wires.end(), inputs.begin(), inputs.end());
     wires.insert(wires.end(), aux.begin(), aux.end());
-    auto a = backend.msm(MsmRequest<G1Affine>{pk.a, wires, {}});
-    auto b1 = backend.msm(MsmRequest<G1Affine>{pk.b_g1, wires, {}});
-    auto b2 = backend.msm(MsmRequest<G2Affine>{pk.b_g2, wires, {}});
-    if (!a) return a.error();
-    if (!b1) return b1.error();
-    if (!b2) return b2.error();
-    a_acc = *a;
-    b1_acc = *b1;
-    b2_acc = *b2;
+    batch.g1.push_back({pk.a, wires, {}});
+    batch.g1.push_back({pk.b_g1, wires, {}});
+    batch.g2.push_back({pk.b_g2, wires, {}});
+  }
+  auto msms = backend.msm_batch(batch);
+  if (!msms) return msms.error();
+  lap(tm.msm_ms);
+  const auto& g1 = msms->g1;
+  const auto& g2 = msms->g2;
+  if (g1.size() != batch.g1.size() || g2.size() != batch.g2.size())
+    return make_error(backend.name() + ": msm_batch returned " + std::to_string(g1.size() + g2.size()) +
+                      " results for " + std::to_string(batch.g1.size() + batch.g2.size()) + " requests");
+  const G1Jacobian h_acc = g1[0], l_acc = g1[1];
+  G1Jacobian a_acc, b1_acc;
+  G2Jacobian b2_acc;
+  if (pk.layout == QueryLayout::compacted) {
+    a_acc = g1[2].add(g1[3]);
+    b1_acc = g1[4].add(g1[5]);
+    b2_acc = g2[0].add(g2[1]);
+  } else {
+    a_acc = g1[2];
+    b1_acc = g1[3];
+    b2_acc = g2[0];
   }
 
   // A = α₁ + A_acc + r·δ₁;  B = β₂ + B2_acc + s·δ₂;
@@ -172,9 +221,11 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
                            .add(delta1.mul(rs.r * rs.s))
                            .add(alpha.mul(rs.s))
                            .add(beta1.mul(rs.r))
-                           .add(*h_acc)
-                           .add(*l_acc);
+                           .add(h_acc)
+                           .add(l_acc);
   Proof proof{A.to_affine(), B.to_affine(), C.to_affine()};
+  lap(tm.assemble_ms);
+  tm.total_ms = std::chrono::duration<double, std::milli>(clock::now() - t_start).count();
   return proof;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "backend/compute.hpp"
@@ -26,15 +27,27 @@ struct ProofRandomness {
 // The scalars of the H query: coefficients of (A·B − C)/Z (bellman keys, m − 1 of them) or the
 // values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them). Consumes the
 // a, b, c vectors of the assignment (they are the NTT buffers).
+// `before_writing_inputs` as in HRequest.
 Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& assignment,
-                                          ComputeBackend& backend);
+                                          ComputeBackend& backend,
+                                          std::function<Status()> before_writing_inputs = {});
 
 // Checks that the assignment fits the key (counts and densities) before any work is done.
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
 
-// A proof for the assignment, computed on `backend`. Consumes assignment.a/b/c.
+// Wall time of the prover's stages, milliseconds.
+struct ProofTimings {
+  double check_ms = 0;     // counts, densities, and a·b = c on every row (run during the H stage)
+  double h_ms = 0;         // the H scalars (NTTs, copies), the row check overlapping it
+  double msm_ms = 0;       // the five MSMs
+  double assemble_ms = 0;  // A, B, C from the MSM results
+  double total_ms = 0;
+};
+
+// A proof for the assignment, computed on `backend`. Consumes assignment.a/b/c. `timings`, when
+// given, receives the stage times.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
-                           ComputeBackend& backend);
+                           ComputeBackend& backend, ProofTimings* timings = nullptr);
 // The same on the CPU backend over `pool`.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
                            cpu::ThreadPool& pool = cpu::ThreadPool::shared());

@@ -1,5 +1,7 @@
 #include "r1cs/proving_assignment.hpp"
 
+#include <bit>
+
 namespace cuzk::r1cs {
 
 namespace {
@@ -26,9 +28,11 @@ Fr eval_tracked(const LinearCombination& lc, DensityBitmap* input_density, Densi
 ProvingAssignment::ProvingAssignment() { alloc_input(Fr::one()); }
 
 void ProvingAssignment::reserve(size_t constraints, size_t aux, size_t inputs) {
-  out_.a.reserve(constraints + inputs);
-  out_.b.reserve(constraints + inputs);
-  out_.c.reserve(constraints + inputs);
+  // Room for the prover's zero padding to the domain size, so that it does not reallocate.
+  const size_t domain = std::bit_ceil(constraints + inputs);
+  out_.a.reserve(domain);
+  out_.b.reserve(domain);
+  out_.c.reserve(domain);
   out_.aux_assignment.reserve(aux);
   out_.input_assignment.reserve(inputs);
   out_.a_aux_density.words.reserve((aux + 63) / 64);

@@ -11,6 +11,7 @@ Status CpuBackend::compute_h(const HRequest& rq) {
     return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(rq.log_n) + " values");
   auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
   if (!domain) return domain.error();
+  if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());  // transforms run in place
   for (std::span<Fr> v : {rq.a, rq.b, rq.c}) {
     // Evaluations on the domain → coefficients → evaluations on the coset (g·ω^j or ω_2n·ω^j).
     CUZK_TRY_STATUS(domain->inverse(v, pool_));

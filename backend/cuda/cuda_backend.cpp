@@ -4,14 +4,21 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <optional>
+#include <thread>
 
 #include "backend/cuda/msm.hpp"
 #include "backend/cuda/ntt.hpp"
 #include "backend/cuda/runtime.hpp"
+#include "backend/cuda/staging.hpp"
 
 namespace cuzk::cuda {
 namespace {
+
+// Points per pass of a resident MSM context (see resident_context): 2^24 keeps a pass's work
+// buffers near 4 GiB (G1) and runs at the speed of one unchunked 2^24 MSM per pass.
+constexpr size_t kResidentChunk = size_t(1) << 24;
 
 std::string mib(size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
@@ -41,18 +48,48 @@ struct CudaBackend::Impl {
   CudaBackendOptions options;
   size_t budget = 0;
   Stream stream;
-  mutable std::mutex mutex;  // a backend serves one call at a time (one per worker)
+  Stream copy_stream;                  // uploads that overlap kernels on `stream`
+  cudaEvent_t uploaded = nullptr;      // the last such upload, for `stream` to wait on
+  std::unique_ptr<HostStager> stager;  // every copy from or to the caller's host memory
+  mutable std::mutex mutex;            // a backend serves one call at a time (one per worker)
   ResidentMap<G1Affine> g1;
   ResidentMap<G2Affine> g2;
   size_t resident = 0, peak = 0;
   std::vector<StagePlan> log;
 
-  Impl(const CudaBackendOptions& o, size_t b, Stream s) : options(o), budget(b), stream(std::move(s)) {}
+  Impl(const CudaBackendOptions& o, size_t b, Stream s, Stream cs, cudaEvent_t ev,
+       std::unique_ptr<HostStager> st)
+      : options(o),
+        budget(b),
+        stream(std::move(s)),
+        copy_stream(std::move(cs)),
+        uploaded(ev),
+        stager(std::move(st)) {}
+  ~Impl() {
+    auto g = DeviceGuard::enter(options.device);
+    (void)cudaStreamSynchronize(copy_stream.get());
+    (void)cudaEventDestroy(uploaded);
+  }
 
   size_t available() const { return budget > resident ? budget - resident : 0; }
   void record(const StagePlan& p) {
     log.push_back(p);
     peak = std::max(peak, resident + p.bytes);
+  }
+  // Stamps the last recorded stage with its wall time.
+  void finish(std::chrono::steady_clock::time_point t0) {
+    if (!log.empty())
+      log.back().ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  Status up(void* dst, const void* src, size_t bytes) { return stager->to_device(dst, src, bytes, stream); }
+  Status down(void* dst, const void* src, size_t bytes) { return stager->to_host(dst, src, bytes, stream); }
+  // An upload on the copy stream that the compute stream waits for: kernels already queued on the
+  // compute stream run while the host fills the staging slots.
+  Status up_overlapped(void* dst, const void* src, size_t bytes) {
+    CUZK_TRY_STATUS(stager->to_device(dst, src, bytes, copy_stream));
+    CUZK_TRY_STATUS(check(cudaEventRecord(uploaded, copy_stream.get()), "cudaEventRecord"));
+    return check(cudaStreamWaitEvent(stream.get(), uploaded, 0), "cudaStreamWaitEvent");
   }
 
   Result<StagePlan> plan_h(unsigned log_n) const {
@@ -84,6 +121,16 @@ struct CudaBackend::Impl {
     auto plan = plan_h(log_n);
     if (!plan) return plan.error();
     record(*plan);
+    const auto t0 = std::chrono::steady_clock::now();
+    CUZK_TRY_STATUS(compute_h_planned(rq, *plan));
+    finish(t0);
+    return Status::Ok();
+  }
+
+  Status compute_h_planned(const HRequest& rq, const StagePlan& plan_made) {
+    const unsigned log_n = rq.log_n;
+    const size_t n = size_t(1) << log_n;
+    const StagePlan* plan = &plan_made;
     const bool lean = plan->choice != "a, b, c resident";
     const Stream& s = stream;
 
@@ -108,21 +155,24 @@ struct CudaBackend::Impl {
       if (!b) return b.error();
       auto c = DeviceBuffer<Fr>::alloc(options.device, n);
       if (!c) return c.error();
-      CUZK_TRY_STATUS(a->upload(rq.a.data(), n, s));
-      CUZK_TRY_STATUS(b->upload(rq.b.data(), n, s));
-      CUZK_TRY_STATUS(c->upload(rq.c.data(), n, s));
+      // Each vector's upload (host threads + DMA on the copy stream) overlaps the transforms of
+      // the one before it.
+      CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(a->data()));
+      CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(b->data()));
+      CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(c->data()));
       CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), b->data(), c->data(), z, n));
     } else {
       // b and c through the one device vector, back to host memory as coset evaluations.
+      if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
       for (std::span<Fr> v : {rq.b, rq.c}) {
-        CUZK_TRY_STATUS(a->upload(v.data(), n, s));
+        CUZK_TRY_STATUS(up(a->data(), v.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(to_coset(a->data()));
-        CUZK_TRY_STATUS(a->download(v.data(), n, s));
+        CUZK_TRY_STATUS(down(v.data(), a->data(), n * sizeof(Fr)));
       }
-      CUZK_TRY_STATUS(a->upload(rq.a.data(), n, s));
+      CUZK_TRY_STATUS(up(a->data(), rq.a.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(a->data()));
       const size_t chunk = (plan->bytes - n * sizeof(Fr) - NttPlan::device_bytes_for(log_n) -
                             4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr)) /
@@ -133,102 +183,210 @@ struct CudaBackend::Impl {
       if (!sc) return sc.error();
       for (size_t off = 0; off < n; off += chunk) {
         const size_t len = std::min(chunk, n - off);
-        CUZK_TRY_STATUS(sb->upload(rq.b.data() + off, len, s));
-        CUZK_TRY_STATUS(sc->upload(rq.c.data() + off, len, s));
+        CUZK_TRY_STATUS(up(sb->data(), rq.b.data() + off, len * sizeof(Fr)));
+        CUZK_TRY_STATUS(up(sc->data(), rq.c.data() + off, len * sizeof(Fr)));
         CUZK_TRY_STATUS(mul_sub_scale(s, a->data() + off, sb->data(), sc->data(), z, len));
       }
     }
     if (rq.mode == HMode::divide_by_z_on_coset)
       CUZK_TRY_STATUS(ntt->coset_inverse(s, a->data(), *coset, NttOrder::natural, NttOrder::natural));
-    CUZK_TRY_STATUS(a->download(rq.a.data(), n, s));
-    return s.synchronize();
+    if (!lean && rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
+    return down(rq.a.data(), a->data(), n * sizeof(Fr));
   }
 
   template <class Affine>
   ResidentMap<Affine>& resident_map();
 
+  // A request's shape, checked: n scalars, nb bases, the stage's name.
+  template <class Affine>
+  struct Shape {
+    size_t n = 0, nb = 0, max_points = 0;
+    bool dense = true;
+    std::string stage;
+  };
+  template <class Affine>
+  Result<Shape<Affine>> shape_of(const MsmRequest<Affine>& rq) const {
+    Shape<Affine> sh;
+    sh.n = rq.scalars.size();
+    sh.nb = rq.bases.size();
+    sh.dense = rq.density.empty();
+    if (sh.dense && sh.nb != sh.n)
+      return make_error("msm: " + std::to_string(sh.nb) + " bases for " + std::to_string(sh.n) + " scalars");
+    if (!sh.dense) {
+      if (rq.density.size() < (sh.n + 63) / 64)
+        return make_error("msm: density bitmap shorter than the scalars");
+      const size_t present = popcount_prefix(rq.density, sh.n);
+      if (present != sh.nb)
+        return make_error("msm: density marks " + std::to_string(present) + " scalars but there are " +
+                          std::to_string(sh.nb) + " bases");
+    }
+    sh.max_points = std::max(sh.n, sh.nb);
+    const char* group = sizeof(Affine) == sizeof(G1Affine) ? "g1" : "g2";
+    sh.stage = std::string("msm ") + group + " " + std::to_string(sh.nb) + " bases";
+    return sh;
+  }
+
+  // The resident context of these bases, made if the resident share of the budget allows; nullptr
+  // when it does not (the caller streams).
+  template <class Affine>
+  Result<Msm<Affine>*> resident_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh) {
+    auto& map = resident_map<Affine>();
+    const auto key = std::make_pair(static_cast<const void*>(rq.bases.data()), sh.nb);
+    if (auto it = map.find(key); it != map.end()) {
+      record({sh.stage, "resident (reused)", 0});
+      return &it->second.ctx;
+    }
+    // Bases stay; the work buffers (digits, sort, buckets) grow with the points per pass, so a
+    // resident context works in passes of at most kResidentChunk points: the resident memory is
+    // then mostly bases, and every base array of a 2^27 proof fits on a large card.
+    MsmConfig cfg;
+    cfg.precompute = options.precompute;
+    cfg.chunk_points = sh.max_points > kResidentChunk ? kResidentChunk : 0;
+    // The window suits the points per pass: every pass sorts into and merges all buckets.
+    cfg.window_bits = msm_pick_window(std::min(sh.max_points, kResidentChunk), cfg.precompute);
+    auto rp = Msm<Affine>::plan(sh.max_points, cfg, false);
+    if (!rp) return rp.error();
+    if (double(resident + rp->total_bytes()) > options.resident_fraction * double(budget))
+      return static_cast<Msm<Affine>*>(nullptr);
+    record({sh.stage, "made resident", rp->total_bytes()});
+    const auto t0 = std::chrono::steady_clock::now();
+    auto made = Msm<Affine>::create(options.device, sh.max_points, cfg, false);
+    if (!made) return made.error();
+    made->set_stager(stager.get());
+    CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), sh.nb, Memory::host, stream));
+    auto it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->total_bytes()}).first;
+    resident += rp->total_bytes();
+    finish(t0);
+    return &it->second.ctx;
+  }
+
+  // A context that streams the bases from the host, sized to the budget left: buckets scale with
+  // the window (2^(c-1) per window) and staging with the chunk, so the largest chunk is tried
+  // first and, for each, windows from the cost model's choice down to narrow ones.
+  template <class Affine>
+  Result<Msm<Affine>> streamed_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh) {
+    const size_t avail = available();
+    std::optional<MsmConfig> chosen;
+    size_t bytes = 0;
+    for (size_t chunk = sh.max_points; !chosen && chunk >= 1024; chunk = chunk > 1024 ? chunk / 2 : 0) {
+      const unsigned widest = msm_pick_window(chunk, 1);
+      for (unsigned c = widest; !chosen && c >= 4; c = c > 6 ? c - 2 : c - 1) {
+        MsmConfig cfg;
+        cfg.chunk_points = chunk < sh.max_points ? chunk : 0;
+        cfg.window_bits = c;
+        auto p = Msm<Affine>::plan(sh.max_points, cfg, true);
+        if (!p) continue;  // a shape the kernels do not take (e.g. chunk × windows ≥ 2^32): smaller
+        if (p->total_bytes() <= avail) {
+          chosen = cfg;
+          bytes = p->total_bytes();
+        }
+      }
+      if (chunk < 1024 * 2) break;
+    }
+    if (!chosen)
+      return make_error("device " + std::to_string(options.device) + ": " + sh.stage +
+                        " does not fit in the budget left (" + mib(avail) + " of " + mib(budget) + ")");
+    record(
+        {sh.stage,
+         chosen->chunk_points ? "streamed in chunks of " + std::to_string(chosen->chunk_points) : "streamed",
+         bytes});
+    auto made = Msm<Affine>::create(options.device, sh.max_points, *chosen, true);
+    if (!made) return made.error();
+    made->set_stager(stager.get());
+    CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), sh.nb, Memory::host, stream));
+    return std::move(*made);
+  }
+
+  // Runs one request on a context; `scalars` is the request's own host vector, or a copy of it
+  // already on the device.
+  template <class Affine>
+  Result<curve::jacobian_t<typename Affine::field, typename Affine::params>> run_on(
+      Msm<Affine>& ctx, const MsmRequest<Affine>& rq, const Shape<Affine>& sh, const Fr* scalars,
+      Memory where) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto out = sh.dense ? ctx.run(scalars, sh.n, where, ScalarForm::montgomery, stream)
+                        : ctx.run(scalars, sh.n, rq.density.data(), where, ScalarForm::montgomery, stream);
+    finish(t0);
+    return out;
+  }
+
   template <class Affine>
   Result<curve::jacobian_t<typename Affine::field, typename Affine::params>> msm(
-      const MsmRequest<Affine>& rq) {
+      const MsmRequest<Affine>& rq, const Fr* device_scalars = nullptr) {
     using Jacobian = curve::jacobian_t<typename Affine::field, typename Affine::params>;
-    const size_t n = rq.scalars.size(), nb = rq.bases.size();
-    const bool dense = rq.density.empty();
-    if (dense && nb != n)
-      return make_error("msm: " + std::to_string(nb) + " bases for " + std::to_string(n) + " scalars");
-    if (!dense) {
-      if (rq.density.size() < (n + 63) / 64)
-        return make_error("msm: density bitmap shorter than the scalars");
-      const size_t present = popcount_prefix(rq.density, n);
-      if (present != nb)
-        return make_error("msm: density marks " + std::to_string(present) + " scalars but there are " +
-                          std::to_string(nb) + " bases");
-    }
-    if (n == 0 || nb == 0) return Jacobian::infinity();
-    const size_t max_points = std::max(n, nb);
-    const char* group = sizeof(Affine) == sizeof(G1Affine) ? "g1" : "g2";
-    const std::string stage = std::string("msm ") + group + " " + std::to_string(nb) + " bases";
+    auto sh = shape_of(rq);
+    if (!sh) return sh.error();
+    if (sh->n == 0 || sh->nb == 0) return Jacobian::infinity();
+    const Fr* scalars = device_scalars ? device_scalars : rq.scalars.data();
+    const Memory where = device_scalars ? Memory::device : Memory::host;
+    auto ctx = resident_context(rq, *sh);
+    if (!ctx) return ctx.error();
+    if (*ctx) return run_on(**ctx, rq, *sh, scalars, where);
+    auto streamed = streamed_context(rq, *sh);
+    if (!streamed) return streamed.error();
+    return run_on(*streamed, rq, *sh, scalars, where);
+  }
 
-    auto& map = resident_map<Affine>();
-    const auto key = std::make_pair(static_cast<const void*>(rq.bases.data()), nb);
-    auto it = map.find(key);
-    std::optional<Msm<Affine>> ephemeral;
-    Msm<Affine>* ctx = nullptr;
-    if (it != map.end()) {
-      ctx = &it->second.ctx;
-      record({stage, "resident (reused)", 0});
-    } else {
-      MsmConfig resident_cfg;
-      resident_cfg.precompute = options.precompute;
-      auto rp = Msm<Affine>::plan(max_points, resident_cfg, false);
-      if (!rp) return rp.error();
-      const double cap = options.resident_fraction * double(budget);
-      if (double(resident + rp->total_bytes()) <= cap) {
-        record({stage, "made resident", rp->total_bytes()});
-        auto made = Msm<Affine>::create(options.device, max_points, resident_cfg, false);
-        if (!made) return made.error();
-        CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), nb, Memory::host, stream));
-        it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->total_bytes()}).first;
-        resident += rp->total_bytes();
-        ctx = &it->second.ctx;
-      } else {
-        // Streamed: bases stay on the host, scalars and bases go through in chunks. Buckets scale
-        // with the window (2^(c-1) per window) and staging with the chunk, so try the largest chunk
-        // first and, for each, windows from the cost model's choice down to narrow ones.
-        const size_t avail = available();
-        std::optional<MsmConfig> chosen;
-        size_t bytes = 0;
-        for (size_t chunk = max_points; !chosen && chunk >= 1024; chunk = chunk > 1024 ? chunk / 2 : 0) {
-          const unsigned widest = msm_pick_window(chunk, 1);
-          for (unsigned c = widest; !chosen && c >= 4; c = c > 6 ? c - 2 : c - 1) {
-            MsmConfig cfg;
-            cfg.chunk_points = chunk < max_points ? chunk : 0;
-            cfg.window_bits = c;
-            auto p = Msm<Affine>::plan(max_points, cfg, true);
-            if (!p) return p.error();
-            if (p->total_bytes() <= avail) {
-              chosen = cfg;
-              bytes = p->total_bytes();
-            }
-          }
-          if (chunk < 1024 * 2) break;
-        }
-        if (!chosen)
-          return make_error("device " + std::to_string(options.device) + ": " + stage +
-                            " does not fit in the budget left (" + mib(avail) + " of " + mib(budget) + ")");
-        record({stage,
-                chosen->chunk_points ? "streamed in chunks of " + std::to_string(chosen->chunk_points)
-                                     : "streamed",
-                bytes});
-        auto made = Msm<Affine>::create(options.device, max_points, *chosen, true);
-        if (!made) return made.error();
-        ephemeral.emplace(std::move(*made));
-        CUZK_TRY_STATUS(ephemeral->set_bases(rq.bases.data(), nb, Memory::host, stream));
-        ctx = &*ephemeral;
+  // The MSMs of one proof. When every base array is resident and the distinct scalar vectors fit
+  // beside them, each vector crosses PCIe once (the aux assignment feeds four MSMs); otherwise the
+  // requests run one by one, each streaming what it needs.
+  Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
+    const size_t log_before = log.size();
+    bool all_resident = true;
+    std::map<std::pair<const Fr*, size_t>, const Fr*> distinct;
+    const auto prepare = [&](const auto& rq) -> Status {
+      auto sh = shape_of(rq);
+      if (!sh) return sh.error();
+      if (sh->n == 0 || sh->nb == 0) return Status::Ok();
+      auto ctx = resident_context(rq, *sh);
+      if (!ctx) return ctx.error();
+      all_resident = all_resident && *ctx != nullptr;
+      distinct.emplace(std::make_pair(rq.scalars.data(), sh->n), nullptr);
+      return Status::Ok();
+    };
+    for (const auto& rq : batch.g1) CUZK_TRY_STATUS(prepare(rq));
+    for (const auto& rq : batch.g2) CUZK_TRY_STATUS(prepare(rq));
+    // The runs below record "reused" again: keep only what the preparation made. Sharing is only
+    // worth it when some vector is used more than once.
+    log.erase(std::remove_if(log.begin() + std::ptrdiff_t(log_before), log.end(),
+                             [](const StagePlan& p) { return p.choice == "resident (reused)"; }),
+              log.end());
+    size_t shared_n = 0;
+    for (const auto& [key, ptr] : distinct) shared_n += key.second;
+    const size_t requests = batch.g1.size() + batch.g2.size();
+    std::optional<DeviceBuffer<Fr>> shared;
+    if (all_resident && distinct.size() < requests && shared_n * sizeof(Fr) <= available()) {
+      record(
+          {"msm scalars", std::to_string(distinct.size()) + " vectors uploaded once", shared_n * sizeof(Fr)});
+      const auto t0 = std::chrono::steady_clock::now();
+      auto buf = DeviceBuffer<Fr>::alloc(options.device, shared_n);
+      if (!buf) return buf.error();
+      size_t off = 0;
+      for (auto& [key, ptr] : distinct) {
+        CUZK_TRY_STATUS(up(buf->data() + off, key.first, key.second * sizeof(Fr)));
+        ptr = buf->data() + off;
+        off += key.second;
       }
+      shared.emplace(std::move(*buf));
+      finish(t0);
     }
-    return dense ? ctx->run(rq.scalars.data(), n, Memory::host, ScalarForm::montgomery, stream)
-                 : ctx->run(rq.scalars.data(), n, rq.density.data(), Memory::host, ScalarForm::montgomery,
-                            stream);
+    const auto device_copy = [&](const auto& rq) -> const Fr* {
+      if (!shared) return nullptr;
+      auto it = distinct.find(std::make_pair(rq.scalars.data(), rq.scalars.size()));
+      return it == distinct.end() ? nullptr : it->second;
+    };
+    MsmBatchResult out;
+    for (const auto& rq : batch.g1) {
+      auto r = msm(rq, device_copy(rq));
+      if (!r) return r.error();
+      out.g1.push_back(*r);
+    }
+    for (const auto& rq : batch.g2) {
+      auto r = msm(rq, device_copy(rq));
+      if (!r) return r.error();
+      out.g2.push_back(*r);
+    }
+    return out;
   }
 };
 
@@ -258,7 +416,17 @@ Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaBackendOption
                       " free, less than the budget of " + mib(budget));
   auto stream = Stream::create(options.device);
   if (!stream) return stream.error();
-  auto impl = std::make_unique<Impl>(options, budget, std::move(*stream));
+  StagerOptions so;
+  so.threads = options.staging_threads ? options.staging_threads
+                                       : std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
+  auto stager = HostStager::create(options.device, so);
+  if (!stager) return stager.error();
+  auto copy_stream = Stream::create(options.device);
+  if (!copy_stream) return copy_stream.error();
+  cudaEvent_t uploaded = nullptr;
+  CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&uploaded, cudaEventDisableTiming), "cudaEventCreate"));
+  auto impl = std::make_unique<Impl>(options, budget, std::move(*stream), std::move(*copy_stream), uploaded,
+                                     std::move(*stager));
   auto backend = std::unique_ptr<CudaBackend>(new CudaBackend(std::move(impl)));
   backend->budget_ = budget;
   return backend;
@@ -288,6 +456,13 @@ Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
   return impl_->msm(rq);
+}
+
+Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
+  std::lock_guard lock(impl_->mutex);
+  auto guard = DeviceGuard::enter(impl_->options.device);
+  if (!guard) return guard.error();
+  return impl_->msm_batch(batch);
 }
 
 Result<StagePlan> CudaBackend::plan_h(unsigned log_n) const {

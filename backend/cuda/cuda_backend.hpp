@@ -34,6 +34,9 @@ struct CudaBackendOptions {
   double resident_fraction = 0.75;
   // Precomputed multiples per base for resident bases (1: none). Costs m × the base array.
   unsigned precompute = 1;
+  // Host threads copying pageable host memory into the pinned staging slots (HostStager);
+  // 0: half the hardware threads, at most 8.
+  unsigned staging_threads = 0;
 };
 
 // One stage's plan, for logs and tests.
@@ -41,6 +44,7 @@ struct StagePlan {
   std::string stage;   // "h", "msm g1 (n)", ...
   std::string choice;  // "three buffers", "one buffer + streamed b, c", "chunks of 2^22", ...
   size_t bytes = 0;    // peak device bytes of the stage (resident memory excluded)
+  double ms = 0;       // wall time of the stage, copies included (0 until it finishes)
 };
 
 class CudaBackend final : public ComputeBackend {
@@ -52,6 +56,7 @@ class CudaBackend final : public ComputeBackend {
   Status compute_h(const HRequest& request) override;
   Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) override;
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
+  Result<MsmBatchResult> msm_batch(const MsmBatch& batch) override;
 
   // The plan compute_h would follow for 2^log_n, without allocating.
   Result<StagePlan> plan_h(unsigned log_n) const;

@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <future>
 #include <string>
 #include <vector>
 
 #include "backend/cuda/msm.hpp"
 #include "backend/cuda/msm_kernels.cuh"
+#include "backend/cuda/staging.hpp"
 
 namespace cuzk::cuda {
 
@@ -144,7 +146,8 @@ struct Msm<Affine>::State {
   msm_detail::Layout L;
   bool streamed = false;
 
-  Stream copy;  // the context's own stream for host-to-device staging
+  Stream copy;                   // the context's own stream for host-to-device staging
+  HostStager* stager = nullptr;  // pinned path for host inputs (set_stager), else the driver's
   cudaEvent_t copied[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr};
 
   DeviceBuffer<Affine> tables;         // m tables of max_points bases (resident, owned)
@@ -297,6 +300,11 @@ const MsmTimings& Msm<Affine>::last_timings() const {
 }
 
 template <class Affine>
+void Msm<Affine>::set_stager(HostStager* stager) {
+  st_->stager = stager;
+}
+
+template <class Affine>
 Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const Stream& s) {
   State& st = *st_;
   if (s.device() != st.device) return make_error("MSM: stream of another device");
@@ -316,9 +324,13 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
   if (where == Memory::device && m == 1) {
     st.bases_dev = bases;  // referenced, not copied
   } else {
-    const cudaMemcpyKind kind = where == Memory::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice;
-    CUZK_TRY_STATUS(check(cudaMemcpyAsync(st.tables.data(), bases, n * sizeof(Affine), kind, s.get()),
-                          "cudaMemcpyAsync (bases)"));
+    if (where == Memory::host && st.stager)
+      CUZK_TRY_STATUS(st.stager->to_device(st.tables.data(), bases, n * sizeof(Affine), s));
+    else
+      CUZK_TRY_STATUS(check(
+          cudaMemcpyAsync(st.tables.data(), bases, n * sizeof(Affine),
+                          where == Memory::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, s.get()),
+          "cudaMemcpyAsync (bases)"));
     st.bases_dev = st.tables.data();
   }
   // The kernels index table j at j·max_points (DigitShape::stride), so table j starts there.
@@ -570,15 +582,21 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
   const bool staging = stage_scalars || streamed;
   // Chunk k's inputs go to stage k % 2 on the copy stream, after the compute stream is done with
   // chunk k - 2's (consumed[]); the compute stream waits for them (copied[]).
+  const auto upload = [&](void* dst, const void* src, size_t bytes) -> Status {
+    return stager ? stager->to_device(dst, src, bytes, copy)
+                  : detail::copy_async(dst, src, bytes, cudaMemcpyHostToDevice, copy);
+  };
   auto issue_copy = [&](size_t k) -> Status {
+    auto dg = DeviceGuard::enter(device);
+    if (!dg) return dg.error();
     const int b = int(k % 2);
     const size_t i0 = k * C, len = std::min(C, n - i0);
     if (k >= 2)
       CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[b], 0), "cudaStreamWaitEvent"));
-    if (stage_scalars) CUZK_TRY_STATUS(scalar_stage[b].upload(scalars + i0, len, copy));
+    if (stage_scalars) CUZK_TRY_STATUS(upload(scalar_stage[b].data(), scalars + i0, len * sizeof(Fr)));
     if (streamed) {
       const size_t b0 = first_base[k], nb = first_base[k + 1] - first_base[k];
-      if (nb) CUZK_TRY_STATUS(base_stage[b].upload(bases_host + b0, nb, copy));
+      if (nb) CUZK_TRY_STATUS(upload(base_stage[b].data(), bases_host + b0, nb * sizeof(Affine)));
     }
     return check(cudaEventRecord(copied[b], copy.get()), "cudaEventRecord");
   };
@@ -588,10 +606,19 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[1], 0), "cudaStreamWaitEvent"));
     CUZK_TRY_STATUS(issue_copy(0));
   }
+  // With a stager the host does the copying, so chunk k + 1's copy runs on its own host thread
+  // while this one drives chunk k (declared last: on an early return it is joined first).
+  std::future<Status> next_copy;
   for (size_t k = 0; k < chunks; ++k) {
     const int b = int(k % 2);
     const size_t i0 = k * C, len = std::min(C, n - i0);
-    if (staging && k + 1 < chunks) CUZK_TRY_STATUS(issue_copy(k + 1));
+    if (next_copy.valid()) CUZK_TRY_STATUS(next_copy.get());  // chunk k's copy
+    if (staging && k + 1 < chunks) {
+      if (stager)
+        next_copy = std::async(std::launch::async, issue_copy, k + 1);
+      else
+        CUZK_TRY_STATUS(issue_copy(k + 1));  // queued; the driver overlaps it for pinned memory
+    }
     if (staging) CUZK_TRY_STATUS(check(cudaStreamWaitEvent(s.get(), copied[b], 0), "cudaStreamWaitEvent"));
     const Fr* sc = stage_scalars ? scalar_stage[b].data() : scalars + i0;
     CUZK_TRY_STATUS(mark(0, s));

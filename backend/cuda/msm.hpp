@@ -24,8 +24,9 @@
 //
 // Inputs larger than the device allows are processed in chunks of `chunk_points` scalars: host
 // scalars (and host bases, when they are not resident) are copied on the context's own copy stream
-// into two alternating buffers, so the copy of chunk k+1 overlaps the compute of chunk k. Pass
-// pinned host memory for that overlap (pageable memory is copied synchronously by the driver).
+// into two alternating buffers, so the copy of chunk k+1 overlaps the compute of chunk k. Pageable
+// host memory goes through a HostStager (set_stager) at PCIe speed; without one the driver copies
+// it synchronously at a few GB/s.
 //
 // Nothing here is global: a context belongs to one device, allocates its memory once in create(),
 // and every call names the stream it runs on. Errors, CUDA's included, come back as Status. A context
@@ -49,6 +50,8 @@
 #include "field/fields.hpp"
 
 namespace cuzk::cuda {
+
+class HostStager;
 
 struct MsmConfig {
   unsigned window_bits = 0;  // c, in 1..24; 0 picks the cheapest by the cost model (msm.cu)
@@ -102,6 +105,12 @@ class Msm {
   const MsmPlan& plan() const;
   int device() const;
   const MsmTimings& last_timings() const;
+
+  // Host inputs (scalars, streamed bases) are copied through `stager` (pinned slots, PCIe speed)
+  // instead of the driver's pageable path; nullptr restores the driver's. The stager must be of
+  // this device and outlive the context's runs; a streamed run then copies chunk k + 1 on a host
+  // thread while chunk k computes.
+  void set_stager(HostStager* stager);
 
   // The bases, n <= max_points of them (infinity = all-zero affine). Device bases are copied into
   // the context when it precomputes (m > 1) and otherwise only referenced: they must then outlive

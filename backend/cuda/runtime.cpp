@@ -92,6 +92,27 @@ Status copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
 }
 }  // namespace detail
 
+// ---------------------------------------------------------------- PinnedRange
+Result<PinnedRange> PinnedRange::pin(const void* p, size_t bytes) {
+  if (!p || bytes == 0) return PinnedRange(nullptr);
+  void* q = const_cast<void*>(p);
+  const cudaError_t e = cudaHostRegister(q, bytes, cudaHostRegisterPortable);
+  if (e == cudaErrorHostMemoryAlreadyRegistered) {
+    (void)cudaGetLastError();
+    return PinnedRange(nullptr);
+  }
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return make_error("cudaHostRegister of " + std::to_string(bytes >> 20) +
+                      " MiB: " + cudaGetErrorString(e));
+  }
+  return PinnedRange(q);
+}
+
+PinnedRange::~PinnedRange() {
+  if (p_) (void)cudaHostUnregister(p_);
+}
+
 // ---------------------------------------------------------------- EventTimer
 Result<EventTimer> EventTimer::create(int device) {
   auto g = DeviceGuard::enter(device);

@@ -114,6 +114,23 @@ class DeviceBuffer {
   size_t n_ = 0;
 };
 
+// A range of ordinary host memory pinned (cudaHostRegister, portable to every device) for the
+// object's lifetime, so that copies from it run at PCIe speed as direct DMA. Pinning locks the
+// pages one by one (seconds for tens of GiB): for memory copied many times, such as parameter sets
+// that do not stay on the device. The memory must outlive the object.
+class PinnedRange {
+ public:
+  static Result<PinnedRange> pin(const void* p, size_t bytes);
+  PinnedRange(PinnedRange&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  PinnedRange& operator=(PinnedRange&&) = delete;
+  PinnedRange(const PinnedRange&) = delete;
+  ~PinnedRange();
+
+ private:
+  explicit PinnedRange(void* p) : p_(p) {}
+  void* p_;  // null: nothing to unregister (empty, or already pinned by someone else)
+};
+
 // Elapsed device time between two events recorded on one stream.
 class EventTimer {
  public:

@@ -1,6 +1,7 @@
 #include "r1cs/circuits/synthetic.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <thread>
@@ -134,6 +135,8 @@ Result<Assignment> SyntheticCircuit::synthesize_assignment(unsigned threads) con
   out.input_assignment.push_back(Fr::one());
   for (uint32_t i = 1; i < ni; ++i) out.input_assignment.push_back(input_value(i));
   out.aux_assignment.resize(n);
+  // Room for the prover's zero padding to the domain size, so that it does not reallocate.
+  for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(std::bit_ceil(size_t(n) + ni));
   out.a.resize(n + ni);
   out.b.resize(n + ni);
   out.c.resize(n + ni);

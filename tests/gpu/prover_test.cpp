@@ -3,6 +3,8 @@
 // and a budget too small for any plan is a clear error, not a crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backend/cuda/cuda_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -88,6 +90,9 @@ TEST_F(CudaProver, SameProofAsCpuForEverySampleCircuit) {
     // A second proof reuses the resident bases.
     expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
   }
+  // With every base resident, the scalar vectors shared by several MSMs crossed PCIe once.
+  const auto log = (*gpu)->plan_log();
+  EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const auto& p) { return p.stage == "msm scalars"; }));
 }
 
 TEST_F(CudaProver, SameProofAsCpuFromASnarkjsZkey) {
@@ -152,6 +157,29 @@ TEST_F(CudaProver, BudgetTooSmallIsAClearError) {
   auto fine = backend();
   ASSERT_TRUE(fine.ok());
   expect_same_proof(k.pk, k.pvk, *as, **fine, rng_());
+}
+
+TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  r1cs::SampleSpec spec;
+  spec.kind = "synthetic";
+  spec.log_domain = 14;
+  spec.seed = rng_();
+  Keyed k = make_keyed(spec, rng_());
+  auto as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok());
+  auto gpu = backend();
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  // The row check runs on the host while the device computes H; its error must win.
+  const size_t row = rng_() % as->c.size();
+  auto bad = *as;
+  bad.c[row] = bad.c[row] + Fr::one();
+  auto proof = groth16::create_proof(k.pk, bad, groth16::ProofRandomness::fresh(), **gpu);
+  ASSERT_FALSE(proof.ok());
+  EXPECT_NE(proof.message().find("constraint " + std::to_string(row) + " "), std::string::npos)
+      << proof.message();
+  expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
 }
 
 TEST_F(CudaProver, PlansA2To27DomainUnder8GiB) {

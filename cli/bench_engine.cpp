@@ -1,0 +1,552 @@
+// `cuzk bench engine`: the proving engine driven the way a storage provider drives it. PoRep C2
+// jobs (10 partitions each, or --partitions-per-job P generic jobs) are all submitted at once and
+// queue by priority; WinningPoSt jobs (1 partition, critical) arrive one at a time while they run.
+// Keys are fake (random points of the synthetic PoRep shape), so the engine is told to accept
+// proofs that fail their pairing check (the check still runs and is timed). Reports throughput,
+// per-device counters from the engine's events, WinningPoSt latencies and the jobs' stage timings.
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "backend/cpu/thread_pool.hpp"
+#include "cli/backend_select.hpp"
+#include "cli/commands.hpp"
+#include "cli/fake_key.hpp"
+#include "cli/options.hpp"
+#include "engine/devices.hpp"
+#include "engine/engine.hpp"
+#include "r1cs/circuits/samples.hpp"
+#include "r1cs/circuits/synthetic.hpp"
+#if CUZK_HAVE_CUDA
+#include "engine/cuda_devices.hpp"
+#endif
+
+namespace cuzk::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using engine::EngineEvent;
+using engine::JobId;
+
+struct EngineBenchArgs {
+  std::string backend = "auto";
+  uint32_t gpus = 0;
+  uint32_t workers_per_gpu = 1;
+  std::string vram_budget, host_budget;
+  unsigned log_domain = 27;
+  unsigned jobs = 1;
+  unsigned partitions_per_job = 0;  // 0: PoRep C2 jobs (10 partitions)
+  unsigned winning = 0;
+  unsigned winning_log_domain = 20;
+  unsigned synthesis_workers = 2;
+  unsigned synthesis_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+  uint64_t seed = 1;
+  bool verbose = false;
+  std::string json_path;
+};
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
+  return buf;
+}
+
+// What the engine's observer saw. Events arrive on engine threads.
+struct Observed {
+  struct DeviceCounters {
+    uint64_t porep = 0, winning = 0;    // partitions proved
+    double porep_s = 0, winning_s = 0;  // summed `proving` -> `partition_done`
+    std::map<int, uint64_t> per_worker;
+  };
+  struct Attempt {
+    int device = -1, worker = -1;
+    Clock::time_point start;
+  };
+
+  std::mutex mu;
+  std::condition_variable cv;
+  std::map<std::pair<JobId, int>, Attempt> proving;
+  std::map<int, DeviceCounters> devices;
+  uint64_t porep_partitions = 0, winning_partitions = 0;
+  uint64_t porep_closed = 0, winning_closed = 0;
+  uint64_t retries = 0, failures = 0;
+  std::vector<std::string> retry_details, failure_details;
+  std::map<JobId, Clock::time_point> porep_finished;
+
+  static bool is_winning(const EngineEvent& e) { return e.priority == engine::Priority::critical; }
+
+  void on_event(const EngineEvent& e) {
+    const auto now = Clock::now();
+    std::lock_guard lock(mu);
+    switch (e.type) {
+      case EngineEvent::Type::proving:
+        proving[{e.job, e.partition}] = {e.device, e.worker, now};
+        break;
+      case EngineEvent::Type::partition_done: {
+        auto it = proving.find({e.job, e.partition});
+        if (it != proving.end()) {
+          auto& d = devices[it->second.device];
+          const double s = seconds_between(it->second.start, now);
+          if (is_winning(e)) {
+            ++d.winning;
+            d.winning_s += s;
+          } else {
+            ++d.porep;
+            d.porep_s += s;
+            ++d.per_worker[it->second.worker];
+          }
+          proving.erase(it);
+        }
+        ++(is_winning(e) ? winning_partitions : porep_partitions);
+        break;
+      }
+      case EngineEvent::Type::partition_retry:
+        proving.erase({e.job, e.partition});
+        ++retries;
+        retry_details.push_back("job " + std::to_string(e.job) + " partition " + std::to_string(e.partition) +
+                                " device " + std::to_string(e.device) + ": " + e.detail);
+        break;
+      case EngineEvent::Type::job_failed:
+      case EngineEvent::Type::job_cancelled:
+        ++failures;
+        failure_details.push_back("job " + std::to_string(e.job) + " " + engine::to_string(e.type) + ": " +
+                                  e.detail);
+        [[fallthrough]];
+      case EngineEvent::Type::job_done:
+        if (is_winning(e)) {
+          ++winning_closed;
+        } else {
+          ++porep_closed;
+          porep_finished[e.job] = now;
+        }
+        break;
+      case EngineEvent::Type::device_quarantined:
+        failure_details.push_back("device " + std::to_string(e.device) + " quarantined: " + e.detail);
+        break;
+      default:
+        break;
+    }
+    cv.notify_all();
+  }
+};
+
+struct KeyInfo {
+  std::shared_ptr<const groth16::ProvingKey> key;
+  size_t constraints = 0;
+  double seconds = 0;
+};
+
+uint64_t key_host_bytes(const groth16::ProvingKey& k) {
+  return (k.h.size() + k.l.size() + k.a.size() + k.b_g1.size() + k.vk.ic.size()) * sizeof(G1Affine) +
+         k.b_g2.size() * sizeof(G2Affine);
+}
+
+r1cs::SampleSpec synthetic_spec(unsigned log_domain, uint64_t seed) {
+  r1cs::SampleSpec s;
+  s.kind = "synthetic";
+  s.log_domain = log_domain;
+  s.seed = seed;
+  return s;
+}
+
+// A fake key of the synthetic circuit `spec` (its shape depends on the seed: every partition
+// proved under it uses the same spec).
+Result<KeyInfo> make_key(const r1cs::SampleSpec& spec, unsigned threads, cpu::ThreadPool& pool) {
+  const auto start = Clock::now();
+  auto circuit = r1cs::make_sample_circuit(spec);
+  if (!circuit) return circuit.error();
+  const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get());
+  if (!synthetic) return make_error("not a synthetic circuit");
+  auto as = synthetic->synthesize_assignment(threads);
+  if (!as) return as.error();
+  KeyInfo info;
+  info.constraints = as->a.size();
+  info.key = std::make_shared<const groth16::ProvingKey>(fake_key(*as, pool));
+  info.seconds = seconds_between(start, Clock::now());
+  return info;
+}
+
+struct DeviceChoice {
+  std::string backend;  // "cpu" or "cuda"
+  engine::DeviceSet set;
+};
+
+Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_budget) {
+#if CUZK_HAVE_CUDA
+  if (args.backend != "cpu") {
+    engine::CudaDeviceOptions o;
+    for (uint32_t i = 0; i < args.gpus; ++i) o.indices.push_back(i);
+    o.vram_budget = vram_budget;
+    o.workers = args.workers_per_gpu;
+    auto set = engine::cuda_devices(o);
+    if (set) return DeviceChoice{"cuda", std::move(*set)};
+    if (args.backend == "cuda") return set.error();
+    std::fprintf(stderr, "  no CUDA device (%s): benchmarking the CPU backend\n", set.message().c_str());
+  }
+#else
+  if (args.backend == "cuda")
+    return make_error(
+        "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
+#endif
+  const uint32_t count = std::max(1u, args.gpus);
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = std::max(1u, hw / (count * args.workers_per_gpu));
+  // Logical devices have no memory of their own: without a budget, one that never binds.
+  const uint64_t budget = vram_budget ? vram_budget : uint64_t(1) << 40;
+  return DeviceChoice{"cpu", engine::cpu_devices(count, args.workers_per_gpu, budget, threads)};
+}
+
+// Waits for a job to finish, however long it takes.
+Result<engine::JobResult> await_finished(engine::Engine& e, JobId id) {
+  for (;;) {
+    auto r = e.await(id, std::chrono::minutes(10));
+    if (!r || engine::is_terminal(r->state)) return r;
+  }
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int write_json(const std::string& path, const nlohmann::json& j) {
+  if (path.empty()) return 0;
+  if (path == "-") {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::ofstream out(path);
+  out << j.dump(2) << "\n";
+  if (!out) return fail("cannot write " + path);
+  return 0;
+}
+
+int bench_engine(const EngineBenchArgs& args) {
+  if (args.jobs == 0) return fail("--jobs must be at least 1");
+  if (args.workers_per_gpu == 0) return fail("--workers-per-gpu must be at least 1");
+  if (args.synthesis_workers == 0) return fail("--synthesis-workers must be at least 1");
+  auto vram_budget = parse_bytes(args.vram_budget);
+  if (!vram_budget) return fail("--vram-budget: " + vram_budget.message());
+  auto host_budget = parse_bytes(args.host_budget);
+  if (!host_budget) return fail("--host-budget: " + host_budget.message());
+
+  if (!args.json_path.empty() && args.json_path != "-" && !std::ofstream(args.json_path))
+    return fail("cannot write " + args.json_path);
+
+  auto devices = choose_devices(args, *vram_budget);
+  if (!devices) return fail(devices.message());
+  const std::string backend = devices->backend;
+  const std::vector<engine::DeviceDescriptor> descs = devices->set.devices;
+
+  const auto porep_spec = synthetic_spec(args.log_domain, args.seed);
+  const auto winning_spec = synthetic_spec(args.winning_log_domain, args.seed + 1);
+  Result<KeyInfo> porep_key = make_error(""), winning_key = make_error("");
+  {
+    cpu::ThreadPool pool(0);
+    std::fprintf(stderr, "  making fake keys (2^%u, 2^%u) ...\n", args.log_domain, args.winning_log_domain);
+    porep_key = make_key(porep_spec, args.synthesis_threads, pool);
+    if (!porep_key) return fail("porep key: " + porep_key.message());
+    winning_key = make_key(winning_spec, args.synthesis_threads, pool);
+    if (!winning_key) return fail("winning key: " + winning_key.message());
+  }
+  const uint64_t key_bytes = key_host_bytes(*porep_key->key) + key_host_bytes(*winning_key->key);
+  std::fprintf(stderr, "  keys ready in %.1f s (%s in memory, outside the engine's host budget)\n",
+               porep_key->seconds + winning_key->seconds, gib(key_bytes).c_str());
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_size > 0) {
+    const uint64_t ram = uint64_t(pages) * uint64_t(page_size);
+    const uint64_t engine_host = *host_budget ? *host_budget : ram / 4 * 3;
+    if (key_bytes + engine_host > ram)
+      std::fprintf(stderr,
+                   "  warning: the keys (%s) and the engine's host budget (%s) exceed the RAM (%s); "
+                   "consider --host-budget %lluG\n",
+                   gib(key_bytes).c_str(), gib(engine_host).c_str(), gib(ram).c_str(),
+                   (unsigned long long)((ram > key_bytes ? (ram - key_bytes) / 10 * 9 : 0) >> 30));
+  }
+
+  const bool porep_kind = args.partitions_per_job == 0;
+  const unsigned partitions_per_job = porep_kind ? 10 : args.partitions_per_job;
+  const uint64_t total_partitions = uint64_t(args.jobs) * partitions_per_job;
+
+  auto observed = std::make_shared<Observed>();
+  engine::EngineConfig config;
+  config.devices = std::move(devices->set);
+  config.host_memory_budget = *host_budget;
+  config.synthesis_workers = args.synthesis_workers;
+  config.synthesis_threads = args.synthesis_threads;
+  config.keys["porep"] = porep_key->key;
+  config.keys["winning"] = winning_key->key;
+  config.ignore_verify_for_benchmarks = true;  // fake keys: proofs cannot verify
+  config.logger = engine::make_stderr_logger("cuzk-bench");
+  config.logger->set_level(args.verbose ? spdlog::level::info : spdlog::level::warn);
+  config.observer = [observed](const EngineEvent& e) { observed->on_event(e); };
+  auto created = engine::Engine::create(std::move(config));
+  if (!created) return fail("engine: " + created.message());
+  engine::Engine& eng = **created;
+
+  std::fprintf(stderr, "  %u %s job(s) of %u partitions on %zu %s device(s) x %u worker(s); %u WinningPoSt\n",
+               args.jobs, porep_kind ? "PoRep C2" : "generic", partitions_per_job, descs.size(),
+               backend.c_str(), args.workers_per_gpu, args.winning);
+
+  // All PoRep jobs at once.
+  const auto t0 = Clock::now();
+  std::vector<JobId> porep_ids;
+  for (unsigned j = 0; j < args.jobs; ++j) {
+    engine::JobRequest r;
+    r.kind = porep_kind ? engine::JobKind::porep_c2 : engine::JobKind::generic;
+    r.params = "porep";
+    r.partitions.assign(porep_kind ? 1 : partitions_per_job, engine::SampleInput{porep_spec});
+    r.client = "bench";
+    auto id = eng.submit(std::move(r));
+    if (!id) return fail("submit: " + id.message());
+    porep_ids.push_back(*id);
+  }
+
+  // WinningPoSt: the first once a PoRep partition is done, each next after the previous.
+  std::vector<double> winning_ms;
+  if (args.winning > 0) {
+    std::unique_lock lock(observed->mu);
+    observed->cv.wait(lock,
+                      [&] { return observed->porep_partitions > 0 || observed->porep_closed >= args.jobs; });
+  }
+  for (unsigned w = 0; w < args.winning; ++w) {
+    engine::JobRequest r;
+    r.kind = engine::JobKind::winning_post;
+    r.params = "winning";
+    r.partitions = {engine::SampleInput{winning_spec}};
+    r.client = "bench";
+    auto id = eng.submit(std::move(r));
+    if (!id) return fail("submit WinningPoSt: " + id.message());
+    auto result = await_finished(eng, *id);
+    if (!result) return fail("await WinningPoSt: " + result.message());
+    if (result->state == engine::JobState::done) winning_ms.push_back(result->timings.total_ms);
+  }
+
+  engine::JobTimings porep_timings;
+  uint32_t porep_done = 0, porep_partitions_proved = 0;
+  for (JobId id : porep_ids) {
+    auto result = await_finished(eng, id);
+    if (!result) return fail("await: " + result.message());
+    if (result->state == engine::JobState::done) ++porep_done;
+    porep_partitions_proved += result->partitions_proved;
+    const auto& t = result->timings;
+    porep_timings.queue_wait_ms += t.queue_wait_ms;
+    porep_timings.param_load_ms += t.param_load_ms;
+    porep_timings.synthesis_ms += t.synthesis_ms;
+    porep_timings.gpu_ms += t.gpu_ms;
+    porep_timings.verify_ms += t.verify_ms;
+    porep_timings.total_ms += t.total_ms;
+  }
+  const auto t_awaited = Clock::now();
+  const engine::EngineStatus status = eng.status();
+
+  // A job's waiters wake before its last events reach the observer (partition_done, then the
+  // job's own): wait for those, so that the counters are complete.
+  std::unique_lock lock(observed->mu);
+  observed->cv.wait_for(lock, std::chrono::seconds(30), [&] {
+    return observed->porep_closed >= args.jobs && observed->winning_closed >= args.winning;
+  });
+  std::vector<Clock::time_point> finished;
+  for (JobId id : porep_ids)
+    finished.push_back(observed->porep_finished.count(id) ? observed->porep_finished[id] : t_awaited);
+  std::sort(finished.begin(), finished.end());
+  const double wall_s = seconds_between(t0, finished.back());
+  const double per_job_s = wall_s / args.jobs;
+  const double steady_s =
+      args.jobs >= 2 ? seconds_between(finished.front(), finished.back()) / (args.jobs - 1) : 0;
+  const double partitions_per_min = wall_s > 0 ? double(porep_partitions_proved) * 60 / wall_s : 0;
+
+  // ---------------------------------------------------------------- report
+  std::string device_list;
+  std::vector<uint32_t> device_indices;
+  for (const auto& d : descs) {
+    device_list += (device_list.empty() ? "" : ",") + std::to_string(d.index);
+    device_indices.push_back(d.index);
+  }
+  const auto domain_log = [](const groth16::ProvingKey& k) {
+    unsigned l = 0;
+    while ((uint64_t(1) << l) < k.domain_size) ++l;
+    return l;
+  };
+  std::printf("%-16s %s\n", "backend", backend.c_str());
+  std::printf("%-16s %s (%u worker(s) each, budget %s each)\n", "devices", device_list.c_str(),
+              args.workers_per_gpu, descs.empty() ? "-" : gib(descs[0].memory_budget).c_str());
+  std::printf("%-16s synthetic 2^%u: %zu constraints, domain 2^%u\n", "porep circuit", args.log_domain,
+              porep_key->constraints, domain_log(*porep_key->key));
+  std::printf("%-16s %u x %u partitions (%s), %u proved\n", "jobs", args.jobs, partitions_per_job,
+              porep_kind ? "porep_c2" : "generic", porep_partitions_proved);
+  std::printf("%-16s %.3f s\n", "wall", wall_s);
+  std::printf("%-16s %.2f partitions/min\n", "throughput", partitions_per_min);
+  std::printf("%-16s %.3f s", "s per job", per_job_s);
+  if (args.jobs >= 2) std::printf(" (steady state: %.3f s)", steady_s);
+  std::printf("\n");
+  std::printf("%-16s queue %.1f s, params %.1f s, synthesis %.1f s, gpu %.1f s, verify %.1f s (summed)\n",
+              "porep stages", porep_timings.queue_wait_ms / 1e3, porep_timings.param_load_ms / 1e3,
+              porep_timings.synthesis_ms / 1e3, porep_timings.gpu_ms / 1e3, porep_timings.verify_ms / 1e3);
+  std::printf("%-16s %llu\n", "retries", (unsigned long long)observed->retries);
+  for (const auto& r : observed->retry_details) std::printf("  retry: %s\n", r.c_str());
+  std::printf("%-16s %llu\n", "failures", (unsigned long long)observed->failures);
+  for (const auto& f : observed->failure_details) std::printf("  failure: %s\n", f.c_str());
+  if (args.winning > 0) {
+    std::printf("%-16s 2^%u, %zu of %u done; ms:", "winningpost", args.winning_log_domain, winning_ms.size(),
+                args.winning);
+    for (double ms : winning_ms) std::printf(" %.1f", ms);
+    if (!winning_ms.empty())
+      std::printf(" (min %.1f, median %.1f, max %.1f)",
+                  *std::min_element(winning_ms.begin(), winning_ms.end()), median_of(winning_ms),
+                  *std::max_element(winning_ms.begin(), winning_ms.end()));
+    std::printf("\n");
+  }
+  std::printf("\n%-8s %10s %14s %8s %10s  %s\n", "device", "partitions", "mean prove s", "winning", "busy s",
+              "per worker");
+  nlohmann::json per_device = nlohmann::json::array();
+  uint64_t counted = 0;
+  for (const auto& d : descs) {
+    const auto& c = observed->devices[int(d.index)];
+    counted += c.porep;
+    double busy_s = 0;
+    for (const auto& s : status.devices)
+      if (s.index == d.index) busy_s = s.busy_seconds;
+    const double mean_s = c.porep ? c.porep_s / double(c.porep) : 0;
+    std::string workers;
+    nlohmann::json per_worker = nlohmann::json::object();
+    for (const auto& [w, n] : c.per_worker) {
+      workers += (workers.empty() ? "" : " ") + std::to_string(w) + ":" + std::to_string(n);
+      per_worker[std::to_string(w)] = n;
+    }
+    std::printf("%-8u %10llu %14.3f %8llu %10.2f  %s\n", d.index, (unsigned long long)c.porep, mean_s,
+                (unsigned long long)c.winning, busy_s, workers.c_str());
+    per_device.push_back({{"device", d.index},
+                          {"memory_budget", d.memory_budget},
+                          {"workers", d.workers},
+                          {"partitions", c.porep},
+                          {"mean_proving_s", mean_s},
+                          {"partitions_per_worker", per_worker},
+                          {"winning_partitions", c.winning},
+                          {"winning_mean_proving_s", c.winning ? c.winning_s / double(c.winning) : 0.0},
+                          {"busy_s", busy_s}});
+  }
+
+  nlohmann::json winning = {{"jobs", args.winning},
+                            {"log_domain", args.winning_log_domain},
+                            {"constraints", winning_key->constraints},
+                            {"domain", winning_key->key->domain_size},
+                            {"latencies_ms", winning_ms}};
+  if (!winning_ms.empty()) {
+    winning["min_ms"] = *std::min_element(winning_ms.begin(), winning_ms.end());
+    winning["median_ms"] = median_of(winning_ms);
+    winning["max_ms"] = *std::max_element(winning_ms.begin(), winning_ms.end());
+  }
+  nlohmann::json result = {
+      {"bench", "engine"},
+      {"backend", backend},
+      {"devices", descs.size()},
+      {"device_indices", device_indices},
+      {"workers_per_device", args.workers_per_gpu},
+      {"vram_budget", *vram_budget},
+      {"host_budget", *host_budget},
+      {"synthesis_workers", args.synthesis_workers},
+      {"synthesis_threads", args.synthesis_threads},
+      {"log_domain", args.log_domain},
+      {"constraints", porep_key->constraints},
+      {"domain", porep_key->key->domain_size},
+      {"key_host_bytes", key_bytes},
+      {"job_kind", porep_kind ? "porep_c2" : "generic"},
+      {"jobs", args.jobs},
+      {"jobs_done", porep_done},
+      {"partitions_per_job", partitions_per_job},
+      {"partitions", total_partitions},
+      {"partitions_proved", porep_partitions_proved},
+      {"partitions_counted_by_device", counted},
+      {"wall_s", wall_s},
+      {"partitions_per_minute", partitions_per_min},
+      {"seconds_per_job", per_job_s},
+      {"steady_seconds_per_job", args.jobs >= 2 ? nlohmann::json(steady_s) : nlohmann::json(nullptr)},
+      {"per_device", per_device},
+      {"retries", observed->retries},
+      {"retry_details", observed->retry_details},
+      {"failures", observed->failures},
+      {"failure_details", observed->failure_details},
+      {"winning_post", winning},
+      {"porep_timings_ms",
+       {{"queue_wait", porep_timings.queue_wait_ms},
+        {"param_load", porep_timings.param_load_ms},
+        {"synthesis", porep_timings.synthesis_ms},
+        {"gpu", porep_timings.gpu_ms},
+        {"verify", porep_timings.verify_ms},
+        {"total", porep_timings.total_ms}}},
+      {"key_setup_s", porep_key->seconds + winning_key->seconds},
+      {"machine", {{"threads", std::thread::hardware_concurrency()}}}};
+  if (int rc = write_json(args.json_path, result); rc != 0) return rc;
+  if (observed->failures > 0 || porep_done != args.jobs || winning_ms.size() != args.winning)
+    return fail(std::to_string(observed->failures) + " job(s) failed (see the failures above)");
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_engine(CLI::App* bench, int& status) {
+  auto args = std::make_shared<EngineBenchArgs>();
+  auto* cmd = bench->add_subcommand(
+      "engine",
+      "The proving engine under a storage provider's load: PoRep C2 jobs and WinningPoSt (fake keys)");
+  cmd->add_option("--backend", args->backend, "cpu, cuda or auto (cuda when a device is found)")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  cmd->add_option("--gpus", args->gpus, "Devices 0..N-1 (0: all; cpu: logical devices, 0 means 1)")
+      ->capture_default_str();
+  cmd->add_option("--workers-per-gpu", args->workers_per_gpu, "Workers per device")->capture_default_str();
+  cmd->add_option("--vram-budget", args->vram_budget,
+                  "Memory budget per device (e.g. 16G; cuda default: free less 1G)");
+  cmd->add_option("--log-domain", args->log_domain,
+                  "PoRep partitions: synthetic shape of 2^K (constraints 0.97*2^K)")
+      ->check(CLI::Range(6, 28))
+      ->capture_default_str();
+  cmd->add_option("--jobs", args->jobs, "PoRep C2 jobs, submitted at once")->capture_default_str();
+  cmd->add_option("--partitions-per-job", args->partitions_per_job,
+                  "Generic jobs of P partitions instead of PoRep C2 (10); 0: PoRep C2")
+      ->capture_default_str();
+  cmd->add_option("--winning", args->winning, "WinningPoSt jobs, one at a time while the PoRep jobs run")
+      ->capture_default_str();
+  cmd->add_option("--winning-log-domain", args->winning_log_domain, "WinningPoSt partition: synthetic 2^K2")
+      ->check(CLI::Range(6, 28))
+      ->capture_default_str();
+  cmd->add_option("--synthesis-workers", args->synthesis_workers, "Partitions synthesized at once")
+      ->capture_default_str();
+  cmd->add_option("--synthesis-threads", args->synthesis_threads, "Threads per synthesis")
+      ->capture_default_str();
+  cmd->add_option("--host-budget", args->host_budget,
+                  "Engine host memory budget (e.g. 64G; default: 3/4 of RAM; the fake keys are outside it)");
+  cmd->add_option("--seed", args->seed, "Seed of the synthetic circuits")->capture_default_str();
+  cmd->add_flag("--verbose", args->verbose, "The engine's info logs on stderr");
+  cmd->add_option("--json", args->json_path, "Write the result as JSON to this file ('-': stdout)");
+  cmd->callback([args, &status] {
+    try {
+      status = bench_engine(*args);
+    } catch (const std::exception& e) {
+      status = fail(std::string("bench engine: ") + e.what());
+    }
+  });
+}
+
+}  // namespace cuzk::cli

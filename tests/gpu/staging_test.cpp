@@ -1,0 +1,92 @@
+// HostStager: bytes go up and come back unchanged, for pageable and pinned memory, unaligned
+// pointers, sizes from 0 to several rings of slots, and slots reused across directions.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "backend/cuda/staging.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace cuzk {
+namespace {
+
+std::vector<unsigned char> random_bytes(size_t n, std::mt19937_64& rng) {
+  std::vector<unsigned char> v(n);
+  for (auto& b : v) b = static_cast<unsigned char>(rng());
+  return v;
+}
+
+// Up through the stager, down through it, compared; `offset` misaligns both host pointers.
+void round_trip(cuda::HostStager& st, const cuda::Stream& s, size_t n, size_t offset, std::mt19937_64& rng) {
+  SCOPED_TRACE("bytes " + std::to_string(n) + " offset " + std::to_string(offset));
+  const auto src = random_bytes(n + offset, rng);
+  auto dev = cuda::DeviceBuffer<unsigned char>::alloc(st.device(), n + 1);
+  ASSERT_TRUE(dev.ok()) << dev.message();
+  auto up = st.to_device(dev->data(), src.data() + offset, n, s);
+  ASSERT_TRUE(up.ok()) << up.message();
+  std::vector<unsigned char> back(n + offset, 0);
+  auto down = st.to_host(back.data() + offset, dev->data(), n, s);
+  ASSERT_TRUE(down.ok()) << down.message();
+  EXPECT_EQ(0, std::memcmp(back.data() + offset, src.data() + offset, n));
+}
+
+TEST(HostStager, RoundTripsPageableMemoryOfEverySize) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  const int device = gputest::test_device();
+  auto s = cuda::Stream::create(device);
+  ASSERT_TRUE(s.ok());
+  // Small slots make a few hundred KiB run through the ring several times.
+  cuda::StagerOptions small;
+  small.slot_bytes = size_t(64) << 10;
+  small.slots = 3;
+  small.threads = 3;
+  auto st = cuda::HostStager::create(device, small);
+  ASSERT_TRUE(st.ok()) << st.message();
+  for (size_t n : {size_t(0), size_t(1), size_t(1000), size_t(64) << 10, (size_t(64) << 10) + 1,
+                   size_t(3) * (64 << 10), size_t(7) * (64 << 10) + 13, size_t(2) << 20})
+    for (size_t offset : {0, 3}) round_trip(**st, *s, n, offset, rng);
+  // Default slots, with host threads splitting each slot: a transfer over several rings.
+  auto big = cuda::HostStager::create(device);
+  ASSERT_TRUE(big.ok()) << big.message();
+  round_trip(**big, *s, size_t(150) << 20, 5, rng);
+}
+
+TEST(HostStager, PinnedMemoryGoesDirectly) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  const int device = gputest::test_device();
+  auto s = cuda::Stream::create(device);
+  ASSERT_TRUE(s.ok());
+  auto st = cuda::HostStager::create(device);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const size_t n = size_t(5) << 20;
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, n), cudaSuccess);
+  EXPECT_TRUE(cuda::HostStager::is_pinned(pinned));
+  std::vector<unsigned char> pageable(16);
+  EXPECT_FALSE(cuda::HostStager::is_pinned(pageable.data()));
+  const auto src = random_bytes(n, rng);
+  std::memcpy(pinned, src.data(), n);
+  auto dev = cuda::DeviceBuffer<unsigned char>::alloc(device, n);
+  ASSERT_TRUE(dev.ok());
+  ASSERT_TRUE((*st)->to_device(dev->data(), pinned, n, *s).ok());
+  ASSERT_TRUE(s->synchronize().ok());  // pinned sources are read in stream order, not before return
+  std::memset(pinned, 0, n);
+  ASSERT_TRUE((*st)->to_host(pinned, dev->data(), n, *s).ok());
+  EXPECT_EQ(0, std::memcmp(pinned, src.data(), n));
+  (void)cudaFreeHost(pinned);
+}
+
+TEST(HostStager, RejectsAStreamOfAnotherDeviceAndBadOptions) {
+  CUZK_REQUIRE_GPU();
+  cuda::StagerOptions bad;
+  bad.slots = 1;
+  auto st = cuda::HostStager::create(gputest::test_device(), bad);
+  EXPECT_FALSE(st.ok());
+}
+
+}  // namespace
+}  // namespace cuzk
