@@ -44,6 +44,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     if (!backend) return backend.error();
     return std::unique_ptr<ComputeBackend>(std::move(*backend));
   };
+  set.backend_manages_residency = true;  // each CudaBackend keeps bases within its share
   set.pin_host = [](const void* p, size_t bytes) -> Result<std::shared_ptr<void>> {
     auto pinned = cuda::PinnedRange::pin(p, bytes);
     if (!pinned) return pinned.error();

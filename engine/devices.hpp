@@ -53,6 +53,9 @@ struct DeviceSet {
   BackendFactory factory;
   PlanEstimator planner = default_plan_bytes;
   HostPinner pin_host;  // empty: parameter sets stay in ordinary memory
+  // The workers' backends keep parameter sets resident on their own, within their share of the
+  // device budget (the CUDA backend does): the engine then does not reserve residency again.
+  bool backend_manages_residency = false;
 };
 
 // `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend

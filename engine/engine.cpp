@@ -71,8 +71,9 @@ Status Engine::Impl::start() {
     device_budgets[d.index] = dev->budget.get();
     devices.push_back(std::move(dev));
   }
-  params = std::make_unique<ParamCache>(*host, device_budgets, config.params_on_device, config.trusted_params,
-                                        log, config.devices.pin_host);
+  params = std::make_unique<ParamCache>(*host, device_budgets,
+                                        config.params_on_device && !config.devices.backend_manages_residency,
+                                        config.trusted_params, log, config.devices.pin_host);
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
   if (!config.journal_path.empty()) {

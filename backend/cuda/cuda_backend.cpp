@@ -32,11 +32,28 @@ size_t popcount_prefix(std::span<const uint64_t> words, size_t bits) {
   return count;
 }
 
+// A fingerprint of a base array: its bytes at 64 places, first and last included. Resident
+// contexts are found by address and count, and a freed key's address is soon reused by the next
+// one; the fingerprint tells them apart.
+template <class Affine>
+uint64_t fingerprint(std::span<const Affine> bases) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  const size_t n = bases.size(), samples = std::min<size_t>(n, 64);
+  for (size_t k = 0; k < samples; ++k) {
+    const size_t i = samples == 1 ? 0 : k * (n - 1) / (samples - 1);
+    const auto* b = reinterpret_cast<const unsigned char*>(&bases[i]);
+    for (size_t j = 0; j < sizeof(Affine); ++j) h = (h ^ b[j]) * 0x100000001b3ull;
+  }
+  return h;
+}
+
 // An MSM context that keeps its bases on the device between calls.
 template <class Affine>
 struct ResidentMsm {
   Msm<Affine> ctx;
   size_t bytes;
+  uint64_t fingerprint;
+  uint64_t last_used;  // the call that last used it (Impl::calls)
 };
 
 template <class Affine>
@@ -55,6 +72,7 @@ struct CudaBackend::Impl {
   ResidentMap<G1Affine> g1;
   ResidentMap<G2Affine> g2;
   size_t resident = 0, peak = 0;
+  uint64_t calls = 0;  // public calls so far; the current one protects the contexts it uses
   std::vector<StagePlan> log;
 
   Impl(const CudaBackendOptions& o, size_t b, Stream s, Stream cs, cudaEvent_t ev,
@@ -197,6 +215,27 @@ struct CudaBackend::Impl {
   template <class Affine>
   ResidentMap<Affine>& resident_map();
 
+  // Frees the least recently used resident context not used by the current call; false if none.
+  bool evict_one_idle() {
+    uint64_t oldest = calls;
+    int group = -1;
+    for (const auto& [k, r] : g1)
+      if (r.last_used < oldest) oldest = r.last_used, group = 1;
+    for (const auto& [k, r] : g2)
+      if (r.last_used < oldest) oldest = r.last_used, group = 2;
+    const auto drop = [&](auto& map) {
+      for (auto it = map.begin(); it != map.end(); ++it)
+        if (it->second.last_used == oldest) {
+          resident -= it->second.bytes;
+          map.erase(it);
+          return;
+        }
+    };
+    if (group == 1) drop(g1);
+    if (group == 2) drop(g2);
+    return group > 0;
+  }
+
   // A request's shape, checked: n scalars, nb bases, the stage's name.
   template <class Affine>
   struct Shape {
@@ -232,9 +271,15 @@ struct CudaBackend::Impl {
   Result<Msm<Affine>*> resident_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh) {
     auto& map = resident_map<Affine>();
     const auto key = std::make_pair(static_cast<const void*>(rq.bases.data()), sh.nb);
+    const uint64_t print = fingerprint(rq.bases);
     if (auto it = map.find(key); it != map.end()) {
-      record({sh.stage, "resident (reused)", 0});
-      return &it->second.ctx;
+      if (it->second.fingerprint == print) {
+        it->second.last_used = calls;
+        record({sh.stage, "resident (reused)", 0});
+        return &it->second.ctx;
+      }
+      resident -= it->second.bytes;  // another array now lives at that address
+      map.erase(it);
     }
     // Bases stay; the work buffers (digits, sort, buckets) grow with the points per pass, so a
     // resident context works in passes of at most kResidentChunk points: the resident memory is
@@ -246,15 +291,18 @@ struct CudaBackend::Impl {
     cfg.window_bits = msm_pick_window(std::min(sh.max_points, kResidentChunk), cfg.precompute);
     auto rp = Msm<Affine>::plan(sh.max_points, cfg, false);
     if (!rp) return rp.error();
-    if (double(resident + rp->total_bytes()) > options.resident_fraction * double(budget))
-      return static_cast<Msm<Affine>*>(nullptr);
+    const double cap = options.resident_fraction * double(budget);
+    // Contexts this call has not used (other parameter sets) give way, least recently used first.
+    while (double(resident + rp->total_bytes()) > cap && evict_one_idle()) {
+    }
+    if (double(resident + rp->total_bytes()) > cap) return static_cast<Msm<Affine>*>(nullptr);
     record({sh.stage, "made resident", rp->total_bytes()});
     const auto t0 = std::chrono::steady_clock::now();
     auto made = Msm<Affine>::create(options.device, sh.max_points, cfg, false);
     if (!made) return made.error();
     made->set_stager(stager.get());
     CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), sh.nb, Memory::host, stream));
-    auto it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->total_bytes()}).first;
+    auto it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->total_bytes(), print, calls}).first;
     resident += rp->total_bytes();
     finish(t0);
     return &it->second.ctx;
@@ -439,6 +487,7 @@ std::string CudaBackend::name() const { return "cuda:" + std::to_string(impl_->o
 
 Status CudaBackend::compute_h(const HRequest& rq) {
   std::lock_guard lock(impl_->mutex);
+  ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
   return impl_->compute_h(rq);
@@ -446,6 +495,7 @@ Status CudaBackend::compute_h(const HRequest& rq) {
 
 Result<G1Jacobian> CudaBackend::msm(const MsmRequest<G1Affine>& rq) {
   std::lock_guard lock(impl_->mutex);
+  ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
   return impl_->msm(rq);
@@ -453,6 +503,7 @@ Result<G1Jacobian> CudaBackend::msm(const MsmRequest<G1Affine>& rq) {
 
 Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
   std::lock_guard lock(impl_->mutex);
+  ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
   return impl_->msm(rq);
@@ -460,6 +511,7 @@ Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
 
 Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
   std::lock_guard lock(impl_->mutex);
+  ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
   return impl_->msm_batch(batch);

@@ -159,6 +159,36 @@ TEST_F(CudaProver, BudgetTooSmallIsAClearError) {
   expect_same_proof(k.pk, k.pvk, *as, **fine, rng_());
 }
 
+TEST_F(CudaProver, ANewKeyAtTheAddressOfAnOldOneIsNotMistakenForIt) {
+  // Resident bases are found by address; a freed key's memory is soon reused by the next key. Here
+  // a second key of the same shape is copied into the first one's vectors, so every address and
+  // count matches the resident contexts: the proof must still be the new key's.
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  r1cs::SampleSpec spec;
+  spec.kind = "synthetic";
+  spec.log_domain = 12;
+  spec.seed = rng_();
+  Keyed first = make_keyed(spec, rng_());
+  Keyed second = make_keyed(spec, rng_());
+  auto as = r1cs::synthesize_for_proving(*first.circuit);
+  ASSERT_TRUE(as.ok());
+  auto gpu = backend();
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  expect_same_proof(first.pk, first.pvk, *as, **gpu, rng_());
+  const auto overwrite = [](auto& into, const auto& from) {
+    ASSERT_EQ(into.size(), from.size());
+    std::copy(from.begin(), from.end(), into.begin());
+  };
+  overwrite(first.pk.h, second.pk.h);
+  overwrite(first.pk.l, second.pk.l);
+  overwrite(first.pk.a, second.pk.a);
+  overwrite(first.pk.b_g1, second.pk.b_g1);
+  overwrite(first.pk.b_g2, second.pk.b_g2);
+  first.pk.vk = second.pk.vk;
+  expect_same_proof(first.pk, second.pvk, *as, **gpu, rng_());
+}
+
 TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
