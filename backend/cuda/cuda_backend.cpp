@@ -137,6 +137,8 @@ struct CudaBackend::Impl {
     if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
       return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(log_n) + " values");
     auto plan = plan_h(log_n);
+    // Resident bases of other parameter sets (not used by this call) give way before a stage fails.
+    while (!plan && evict_one_idle()) plan = plan_h(log_n);
     if (!plan) return plan.error();
     record(*plan);
     const auto t0 = std::chrono::steady_clock::now();
@@ -308,14 +310,10 @@ struct CudaBackend::Impl {
     return &it->second.ctx;
   }
 
-  // A context that streams the bases from the host, sized to the budget left: buckets scale with
-  // the window (2^(c-1) per window) and staging with the chunk, so the largest chunk is tried
-  // first and, for each, windows from the cost model's choice down to narrow ones.
+  // The largest chunk, then the widest window, whose streamed plan fits in `avail`.
   template <class Affine>
-  Result<Msm<Affine>> streamed_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh) {
-    const size_t avail = available();
-    std::optional<MsmConfig> chosen;
-    size_t bytes = 0;
+  void search_streamed(const Shape<Affine>& sh, size_t avail, std::optional<MsmConfig>& chosen,
+                       size_t& bytes) {
     for (size_t chunk = sh.max_points; !chosen && chunk >= 1024; chunk = chunk > 1024 ? chunk / 2 : 0) {
       const unsigned widest = msm_pick_window(chunk, 1);
       for (unsigned c = widest; !chosen && c >= 4; c = c > 6 ? c - 2 : c - 1) {
@@ -331,6 +329,22 @@ struct CudaBackend::Impl {
       }
       if (chunk < 1024 * 2) break;
     }
+  }
+
+  // A context that streams the bases from the host, sized to the budget left: buckets scale with
+  // the window (2^(c-1) per window) and staging with the chunk, so the largest chunk is tried
+  // first and, for each, windows from the cost model's choice down to narrow ones.
+  template <class Affine>
+  Result<Msm<Affine>> streamed_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh) {
+    std::optional<MsmConfig> chosen;
+    size_t bytes = 0, avail = 0;
+    // Resident bases of other parameter sets give way while the best plan is small chunks or none.
+    do {
+      chosen.reset();
+      avail = available();
+      search_streamed(sh, avail, chosen, bytes);
+    } while ((!chosen || (chosen->chunk_points && chosen->chunk_points < (size_t(1) << 22))) &&
+             evict_one_idle());
     if (!chosen)
       return make_error("device " + std::to_string(options.device) + ": " + sh.stage +
                         " does not fit in the budget left (" + mib(avail) + " of " + mib(budget) + ")");
