@@ -26,7 +26,9 @@ Result<size_t> parse_bytes(const std::string& text) {
 }
 
 Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
-                                                     const std::string& vram_budget, cpu::ThreadPool& pool) {
+                                                     const std::string& vram_budget, cpu::ThreadPool& pool,
+                                                     unsigned msm_pass_log) {
+  if (msm_pass_log > 30) return make_error("--msm-pass-log: at most 30");
   auto budget = parse_bytes(vram_budget);
   if (!budget) return make_error("--vram-budget: " + budget.message());
 #if CUZK_HAVE_CUDA
@@ -34,12 +36,14 @@ Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, i
     cuda::CudaBackendOptions o;
     o.device = device;
     o.vram_budget = *budget;
+    o.resident_pass_points = msm_pass_log ? size_t(1) << msm_pass_log : 0;
     auto gpu = cuda::CudaBackend::create(o);
     if (gpu) return std::unique_ptr<ComputeBackend>(std::move(*gpu));
     if (which == "cuda") return gpu.error();
   }
 #else
   (void)device;
+  (void)msm_pass_log;
   if (which == "cuda")
     return make_error(
         "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");

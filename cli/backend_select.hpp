@@ -16,8 +16,10 @@ namespace cuzk::cli {
 Result<size_t> parse_bytes(const std::string& text);
 
 // CUDA when asked for (or, with "auto", when a device is present), else the CPU over `pool`.
+// `msm_pass_log`: points per pass of resident GPU MSMs as a power of two (0: the backend's default).
 Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
-                                                     const std::string& vram_budget, cpu::ThreadPool& pool);
+                                                     const std::string& vram_budget, cpu::ThreadPool& pool,
+                                                     unsigned msm_pass_log = 0);
 
 // What a device backend planned and how long each stage took since the last report (empty for
 // the CPU backend): one line per stage, the peak planned device bytes and the budget.

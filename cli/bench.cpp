@@ -44,6 +44,7 @@ struct BenchArgs {
   std::string backend = "cpu", vram_budget;
   int device = 0;
   bool fake_key = false, warmup = false, pin_params = true;
+  unsigned msm_pass_log = 0;
 };
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -151,7 +152,7 @@ int bench_prove(const BenchArgs& args) {
     pvk = std::move(*prepared);
   }
   const double setup_s = seconds_since(t);
-  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool);
+  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool, args.msm_pass_log);
   if (!backend) return fail(backend.message());
   std::fprintf(stderr, "  key ready in %.1f s (%s); proving on %s\n", setup_s,
                args.fake_key ? "fake" : "setup", (*backend)->name().c_str());
@@ -272,6 +273,8 @@ void register_bench(CLI::App& app, int& status) {
   prove->add_flag("--fake-key", args->fake_key,
                   "Random points instead of a setup: timing only, no verification");
   prove->add_flag("--warmup", args->warmup, "One untimed proof first (loads resident bases)");
+  prove->add_option("--msm-pass-log", args->msm_pass_log,
+                    "Points per pass of resident GPU MSMs, as log2 (0: the backend's default, 24)");
   prove->add_flag("--pin-params,!--no-pin-params", args->pin_params,
                   "Pin the key's points in host memory on a GPU (default on)");
   prove->callback([args, &status] { status = bench_prove(*args); });

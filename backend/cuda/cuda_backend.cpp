@@ -16,10 +16,6 @@
 namespace cuzk::cuda {
 namespace {
 
-// Points per pass of a resident MSM context (see resident_context): 2^24 keeps a pass's work
-// buffers near 4 GiB (G1) and runs at the speed of one unchunked 2^24 MSM per pass.
-constexpr size_t kResidentChunk = size_t(1) << 24;
-
 std::string mib(size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
 size_t popcount_prefix(std::span<const uint64_t> words, size_t bits) {
@@ -284,13 +280,14 @@ struct CudaBackend::Impl {
       map.erase(it);
     }
     // Bases stay; the work buffers (digits, sort, buckets) grow with the points per pass, so a
-    // resident context works in passes of at most kResidentChunk points: the resident memory is
+    // resident context works in passes of at most `pass` points: the resident memory is
     // then mostly bases, and every base array of a 2^27 proof fits on a large card.
     MsmConfig cfg;
     cfg.precompute = options.precompute;
-    cfg.chunk_points = sh.max_points > kResidentChunk ? kResidentChunk : 0;
+    const size_t pass = options.resident_pass_points ? options.resident_pass_points : size_t(1) << 24;
+    cfg.chunk_points = sh.max_points > pass ? pass : 0;
     // The window suits the points per pass: every pass sorts into and merges all buckets.
-    cfg.window_bits = msm_pick_window(std::min(sh.max_points, kResidentChunk), cfg.precompute);
+    cfg.window_bits = msm_pick_window(std::min(sh.max_points, pass), cfg.precompute);
     auto rp = Msm<Affine>::plan(sh.max_points, cfg, false);
     if (!rp) return rp.error();
     const double cap = options.resident_fraction * double(budget);

@@ -34,6 +34,9 @@ struct CudaBackendOptions {
   double resident_fraction = 0.75;
   // Precomputed multiples per base for resident bases (1: none). Costs m × the base array.
   unsigned precompute = 1;
+  // Points per pass of a resident MSM context (0: 2^24). A pass's work buffers (digits, sort,
+  // buckets) scale with it — about 8 GiB per G1 context at 2^24 — and the bases do not.
+  size_t resident_pass_points = 0;
   // Host threads copying pageable host memory into the pinned staging slots (HostStager);
   // 0: half the hardware threads, at most 8.
   unsigned staging_threads = 0;
