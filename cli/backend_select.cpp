@@ -5,6 +5,7 @@
 #include "backend/cpu/cpu_backend.hpp"
 #if CUZK_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/fixed_base.hpp"
 #include "backend/cuda/runtime.hpp"
 #endif
 
@@ -93,6 +94,38 @@ std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend,
   (void)key;
 #endif
   return pins;
+}
+
+Result<std::string> attach_setup_device(const std::string& which, int device,
+                                        groth16::SetupOptions& options) {
+  if (which != "cpu" && which != "cuda" && which != "auto")
+    return make_error("--backend: '" + which + "' is not cpu, cuda or auto");
+#if CUZK_HAVE_CUDA
+  if (which != "cpu") {
+    auto g1 = cuda::FixedBaseMul<G1Affine>::create(device, G1Affine::generator());
+    auto g2 = g1 ? cuda::FixedBaseMul<G2Affine>::create(device, G2Affine::generator())
+                 : Result<cuda::FixedBaseMul<G2Affine>>(g1.error());
+    if (g1 && g2) {
+      auto m1 = std::make_shared<cuda::FixedBaseMul<G1Affine>>(std::move(*g1));
+      auto m2 = std::make_shared<cuda::FixedBaseMul<G2Affine>>(std::move(*g2));
+      options.g1_mul_many = [m1](std::span<const Fr> k, std::span<G1Affine> out) {
+        return m1->mul_many(k, out);
+      };
+      options.g2_mul_many = [m2](std::span<const Fr> k, std::span<G2Affine> out) {
+        return m2->mul_many(k, out);
+      };
+      return "cuda:" + std::to_string(device);
+    }
+    if (which == "cuda") return g1 ? g2.error() : g1.error();
+  }
+#else
+  (void)device;
+  (void)options;
+  if (which == "cuda")
+    return make_error(
+        "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
+#endif
+  return std::string("cpu");
 }
 
 }  // namespace cuzk::cli

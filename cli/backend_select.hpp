@@ -9,6 +9,7 @@
 #include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/setup.hpp"
 
 namespace cuzk::cli {
 
@@ -33,5 +34,9 @@ DeviceReport take_device_report(ComputeBackend& backend);
 // do not stay on the device then run as direct DMA); the pins last as long as the handles.
 // Failures are reported on stderr and leave the memory unpinned.
 std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend, const groth16::ProvingKey& key);
+
+// Points the setup's generator multiplications at a GPU when `which` asks for one (or, with
+// "auto", when one is present); returns the device's name, or "cpu".
+Result<std::string> attach_setup_device(const std::string& which, int device, groth16::SetupOptions& options);
 
 }  // namespace cuzk::cli

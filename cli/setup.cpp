@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backend/cpu/thread_pool.hpp"
+#include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "groth16/setup.hpp"
@@ -23,6 +24,8 @@ struct SetupArgs {
   std::optional<uint64_t> toxic_seed;
   unsigned threads = 0;
   bool quiet = false;
+  std::string backend = "auto";
+  int device = 0;
 };
 
 int run_setup(const SetupArgs& args) {
@@ -48,6 +51,9 @@ int run_setup(const SetupArgs& args) {
   }
   groth16::SetupOptions options;
   options.seed = args.toxic_seed;
+  auto on = attach_setup_device(args.backend, args.device, options);
+  if (!on) return fail(on.message());
+  if (!args.quiet) std::fprintf(stderr, "  generator multiples on %s\n", on->c_str());
   Result<groth16::ProvingKey> pk = make_error("");
   {
     Stage stage("parameters (τ, α, β, γ, δ)", args.quiet);
@@ -86,6 +92,9 @@ void register_setup(CLI::App& app, int& status) {
   cmd->add_option("--toxic-seed", args->toxic_seed, "Deterministic toxic waste: INSECURE, for tests");
   cmd->add_option("--threads", args->threads, "CPU threads (0: all)")->capture_default_str();
   cmd->add_flag("--quiet,-q", args->quiet, "No progress on stderr");
+  cmd->add_option("--backend", args->backend, "Where the generator multiples are computed: cpu, cuda or auto")
+      ->capture_default_str();
+  cmd->add_option("--device", args->device, "CUDA device index")->capture_default_str();
   cmd->callback([args, &status] { status = run_setup(*args); });
 }
 

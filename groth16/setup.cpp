@@ -91,6 +91,17 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
 
   const FixedBaseTable<G1Affine, G1Jacobian> g1(G1Affine::generator());
   const FixedBaseTable<G2Affine, G2Jacobian> g2(G2Affine::generator());
+  // The queries: on the device when the caller gave one, else on the pool.
+  const auto g1_many = [&](std::span<const Fr> k, std::span<G1Affine> out) -> Status {
+    if (options.g1_mul_many) return options.g1_mul_many(k, out);
+    g1.mul_many(k, out, pool);
+    return Status::Ok();
+  };
+  const auto g2_many = [&](std::span<const Fr> k, std::span<G2Affine> out) -> Status {
+    if (options.g2_mul_many) return options.g2_mul_many(k, out);
+    g2.mul_many(k, out, pool);
+    return Status::Ok();
+  };
 
   ProvingKey pk;
   pk.domain_size = domain->size();
@@ -120,9 +131,9 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
       return make_error("setup: auxiliary wire " + std::to_string(j - m.num_inputs) +
                         " occurs in no constraint (its L point would be the identity)");
   pk.vk.ic.resize(m.num_inputs);
-  g1.mul_many(std::span(abc).first(m.num_inputs), pk.vk.ic, pool);
+  CUZK_TRY_STATUS(g1_many(std::span(abc).first(m.num_inputs), pk.vk.ic));
   pk.l.resize(m.num_aux);
-  g1.mul_many(std::span(abc).subspan(m.num_inputs), pk.l, pool);
+  CUZK_TRY_STATUS(g1_many(std::span(abc).subspan(m.num_inputs), pk.l));
 
   // h[i] = τ^i·Z(τ)/δ for i < m − 1.
   std::vector<Fr> hs(pk.domain_size - 1);
@@ -135,7 +146,7 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
     }
   }
   pk.h.resize(hs.size());
-  g1.mul_many(hs, pk.h, pool);
+  CUZK_TRY_STATUS(g1_many(hs, pk.h));
 
   // a, b_g1, b_g2: only wires whose polynomial is nonzero (bellperson drops the identities).
   std::vector<Fr> a_s, b_s;
@@ -144,11 +155,11 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
     if (!qap->v[i].is_zero()) b_s.push_back(qap->v[i]);
   }
   pk.a.resize(a_s.size());
-  g1.mul_many(a_s, pk.a, pool);
+  CUZK_TRY_STATUS(g1_many(a_s, pk.a));
   pk.b_g1.resize(b_s.size());
-  g1.mul_many(b_s, pk.b_g1, pool);
+  CUZK_TRY_STATUS(g1_many(b_s, pk.b_g1));
   pk.b_g2.resize(b_s.size());
-  g2.mul_many(b_s, pk.b_g2, pool);
+  CUZK_TRY_STATUS(g2_many(b_s, pk.b_g2));
   return pk;
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 
 #include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
@@ -13,8 +15,19 @@
 
 namespace cuzk::groth16 {
 
+// s_i·G for many scalars s_i and a generator G, in affine (a GPU supplies one; the setup's
+// queries are nothing else). Must give the host's results: affine coordinates are unique.
+template <class Affine>
+using GeneratorMulMany = std::function<Status(std::span<const Fr> scalars, std::span<Affine> out)>;
+
 struct SetupOptions {
+  SetupOptions() = default;
+  SetupOptions(std::optional<uint64_t> toxic_seed) : seed(toxic_seed) {}  // NOLINT: `{seed}` reads well
+
   std::optional<uint64_t> seed;  // deterministic toxic waste, for tests only
+  // The large queries (h, l, a, b) through these when given; empty: host tables on the pool.
+  GeneratorMulMany<G1Affine> g1_mul_many;
+  GeneratorMulMany<G2Affine> g2_mul_many;
 };
 
 // Parameters for the circuit of `m` (its constraints, then the x_i·0 = 0 input constraints that
