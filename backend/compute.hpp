@@ -63,6 +63,16 @@ struct MsmBatchResult {
   std::vector<G2Jacobian> g2;
 };
 
+// One stage of device work as planned and run (for logs): what, the plan chosen, its peak device
+// bytes, the budget left beside it, and its wall time.
+struct DeviceStage {
+  std::string stage;       // "h 2^27", "msm g1 130191196 bases", ...
+  std::string choice;      // "a, b, c resident", "streamed in chunks of 8388608", ...
+  size_t bytes = 0;        // peak device bytes of the stage (resident memory excluded)
+  size_t budget_left = 0;  // the budget less resident memory, when the stage was planned
+  double ms = 0;           // wall time of the stage, copies included (0 until it finishes)
+};
+
 class ComputeBackend {
  public:
   virtual ~ComputeBackend() = default;
@@ -71,6 +81,8 @@ class ComputeBackend {
   virtual Status compute_h(const HRequest& request) = 0;
   virtual Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) = 0;
   virtual Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) = 0;
+  // The device stages planned since the last call (empty for host backends), oldest first.
+  virtual std::vector<DeviceStage> take_stage_log() { return {}; }
   // Default: one msm() after another.
   virtual Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
     MsmBatchResult out;

@@ -45,6 +45,7 @@ class FaultInjectingBackend final : public ComputeBackend {
   Status compute_h(const HRequest& request) override;
   Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) override;
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
+  std::vector<DeviceStage> take_stage_log() override { return inner_->take_stage_log(); }
 
  private:
   enum class Fault { none, allocation, kernel, wrong };

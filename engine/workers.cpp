@@ -184,6 +184,11 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   const auto start = Clock::now();
   auto proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
   const double gpu_ms = ms_since(start);
+  // Every device stage with its plan, size and the budget left beside it: an incident can be
+  // reconstructed from these lines alone.
+  for (const auto& st : backend.take_stage_log())
+    log->info("{} event=device_stage stage=\"{}\" plan=\"{}\" bytes={} budget_left={} ms={:.1f}", who,
+              st.stage, st.choice, st.bytes, st.budget_left, st.ms);
   vram->release();
   {
     std::lock_guard lock(mu_);

@@ -1,5 +1,6 @@
 #include "groth16/setup.hpp"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -20,31 +21,32 @@ Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttD
                               cpu::ThreadPool& pool) {
   const size_t n = domain.size();
   const size_t rows = m.num_constraints() + m.num_inputs;
-  // L_j(τ) for the rows in use. τ is a random field element: τ = ω^j has probability n/r.
+  // L_j(τ) = ω^j / (τ − ω^j) · Z(τ)/n for the rows in use, in parallel chunks: each chunk starts its
+  // powers of ω with one exponentiation and inverts its (τ − ω^j) with one batch inversion. τ is a
+  // random field element: τ = ω^j has probability n/r.
   std::vector<Fr> lagrange(rows);
-  {
-    std::vector<Fr> omega_pow(rows);
-    Fr x = Fr::one();
-    for (size_t j = 0; j < rows; ++j, x *= domain.omega()) omega_pow[j] = x;
-    std::vector<Fr> diff(rows);
-    for (size_t j = 0; j < rows; ++j) {
-      diff[j] = tau - omega_pow[j];
-      if (diff[j].is_zero()) return make_error("setup: τ fell on the domain; run setup again");
-    }
-    // Batch inversion of (τ − ω^j).
-    std::vector<Fr> prefix(rows);
+  std::atomic<bool> on_domain{false};
+  pool.for_ranges(rows, 1 << 14, [&](size_t b, size_t e) {
+    std::vector<Fr> omega_pow(e - b), diff(e - b), prefix(e - b);
+    Fr x = domain.omega().pow(uint64_t(b));
     Fr acc = Fr::one();
-    for (size_t j = 0; j < rows; ++j) {
-      prefix[j] = acc;
-      acc *= diff[j];
+    for (size_t j = b; j < e; ++j, x *= domain.omega()) {
+      omega_pow[j - b] = x;
+      diff[j - b] = tau - x;
+      if (diff[j - b].is_zero()) {
+        on_domain = true;
+        return;
+      }
+      prefix[j - b] = acc;
+      acc *= diff[j - b];
     }
     Fr inv = acc.inverse();
-    for (size_t j = rows; j-- > 0;) {
-      const Fr d_inv = inv * prefix[j];
-      inv *= diff[j];
-      lagrange[j] = omega_pow[j] * d_inv;
+    for (size_t j = e; j-- > b;) {
+      lagrange[j] = omega_pow[j - b] * (inv * prefix[j - b]);
+      inv *= diff[j - b];
     }
-  }
+  });
+  if (on_domain) return make_error("setup: τ fell on the domain; run setup again");
   QapAtTau q;
   q.z = tau.pow(uint64_t(n)) - Fr::one();
   const Fr scale = q.z * domain.size_inv();
@@ -56,12 +58,15 @@ Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttD
   q.u.assign(wires, Fr::zero());
   q.v.assign(wires, Fr::zero());
   q.w.assign(wires, Fr::zero());
-  // Sequential accumulation: rows scatter into shared wires. O(nonzeros), fine for setup sizes.
-  for (size_t j = 0; j < m.num_constraints(); ++j) {
-    for (const auto& [wire, coeff] : m.a[j]) q.u[wire] += coeff * lagrange[j];
-    for (const auto& [wire, coeff] : m.b[j]) q.v[wire] += coeff * lagrange[j];
-    for (const auto& [wire, coeff] : m.c[j]) q.w[wire] += coeff * lagrange[j];
-  }
+  // Rows scatter into shared wires, so each matrix is one task (three in parallel). O(nonzeros).
+  const std::vector<r1cs::SparseRow>* sides[3] = {&m.a, &m.b, &m.c};
+  std::vector<Fr>* into[3] = {&q.u, &q.v, &q.w};
+  pool.run(3, [&](size_t k) {
+    const auto& rows_k = *sides[k];
+    auto& out = *into[k];
+    for (size_t j = 0; j < m.num_constraints(); ++j)
+      for (const auto& [wire, coeff] : rows_k[j]) out[wire] += coeff * lagrange[j];
+  });
   // The input constraints x_i · 0 = 0, appended after the circuit's (formats.md §3.1).
   for (size_t i = 0; i < m.num_inputs; ++i) q.u[i] += lagrange[m.num_constraints() + i];
   return q;
@@ -139,11 +144,10 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
   std::vector<Fr> hs(pk.domain_size - 1);
   {
     const Fr zd = qap->z * delta_inv;
-    Fr x = zd;
-    for (auto& s : hs) {
-      s = x;
-      x *= tau;
-    }
+    pool.for_ranges(hs.size(), 1 << 14, [&](size_t b, size_t e) {
+      Fr x = zd * tau.pow(uint64_t(b));
+      for (size_t i = b; i < e; ++i, x *= tau) hs[i] = x;
+    });
   }
   pk.h.resize(hs.size());
   CUZK_TRY_STATUS(g1_many(hs, pk.h));

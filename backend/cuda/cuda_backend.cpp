@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "backend/cuda/msm.hpp"
 #include "backend/cuda/ntt.hpp"
@@ -88,6 +89,7 @@ struct CudaBackend::Impl {
   size_t available() const { return budget > resident ? budget - resident : 0; }
   void record(const StagePlan& p) {
     log.push_back(p);
+    log.back().budget_left = available();
     peak = std::max(peak, resident + p.bytes);
   }
   // Stamps the last recorded stage with its wall time.
@@ -546,6 +548,11 @@ size_t CudaBackend::peak_planned_bytes() const {
 std::vector<StagePlan> CudaBackend::plan_log() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->log;
+}
+
+std::vector<DeviceStage> CudaBackend::take_stage_log() {
+  std::lock_guard lock(impl_->mutex);
+  return std::exchange(impl_->log, {});
 }
 
 void CudaBackend::clear_log() {

@@ -43,12 +43,7 @@ struct CudaBackendOptions {
 };
 
 // One stage's plan, for logs and tests.
-struct StagePlan {
-  std::string stage;   // "h", "msm g1 (n)", ...
-  std::string choice;  // "three buffers", "one buffer + streamed b, c", "chunks of 2^22", ...
-  size_t bytes = 0;    // peak device bytes of the stage (resident memory excluded)
-  double ms = 0;       // wall time of the stage, copies included (0 until it finishes)
-};
+using StagePlan = DeviceStage;
 
 class CudaBackend final : public ComputeBackend {
  public:
@@ -71,6 +66,7 @@ class CudaBackend final : public ComputeBackend {
   // Every stage planned so far, in order (cleared by clear_log()).
   std::vector<StagePlan> plan_log() const;
   void clear_log();
+  std::vector<DeviceStage> take_stage_log() override;
   // Drops resident bases (e.g. when a parameter set is evicted).
   void release_resident();
 

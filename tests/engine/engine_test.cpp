@@ -1,10 +1,14 @@
 // The engine on CPU devices: jobs of every kind complete with verifying proofs, in priority order;
 // cancellation; the parameter cache; clear errors for bad requests.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
+#include <sstream>
 #include <thread>
+#include <utility>
 
 #include "groth16/keys.hpp"
+
 #include "tests/engine/test_util.hpp"
 
 namespace cuzk::engine {
@@ -272,6 +276,53 @@ TEST(Engine, DeviceBudgetIsNeverExceeded) {
     }
   }
   EXPECT_LE(peak.load(), plan + plan / 2);
+}
+
+// A CPU backend that reports one device stage per H computation, as a GPU backend does.
+class StageReportingBackend final : public ComputeBackend {
+ public:
+  explicit StageReportingBackend(std::unique_ptr<ComputeBackend> inner) : inner_(std::move(inner)) {}
+  std::string name() const override { return "staged(" + inner_->name() + ")"; }
+  Status compute_h(const HRequest& r) override {
+    log_.push_back({"h 2^" + std::to_string(r.log_n), "a, b, c resident", 12345, 67890, 1.5});
+    return inner_->compute_h(r);
+  }
+  Result<G1Jacobian> msm(const MsmRequest<G1Affine>& r) override { return inner_->msm(r); }
+  Result<G2Jacobian> msm(const MsmRequest<G2Affine>& r) override { return inner_->msm(r); }
+  std::vector<DeviceStage> take_stage_log() override { return std::exchange(log_, {}); }
+
+ private:
+  std::unique_ptr<ComputeBackend> inner_;
+  std::vector<DeviceStage> log_;
+};
+
+TEST(Engine, EveryDeviceStageIsLoggedWithItsJobPartitionWorkerAndDevice) {
+  auto lines = std::make_shared<std::ostringstream>();
+  auto c = cpu_config(1, 1);
+  c.logger =
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*lines));
+  c.logger->set_level(spdlog::level::info);
+  auto inner = c.devices.factory;
+  c.devices.factory = [inner](const DeviceDescriptor& d,
+                              uint32_t w) -> Result<std::unique_ptr<ComputeBackend>> {
+    auto b = inner(d, w);
+    if (!b) return b.error();
+    return std::unique_ptr<ComputeBackend>(new StageReportingBackend(std::move(*b)));
+  };
+  {
+    auto engine = make_engine(std::move(c));
+    auto id = engine->submit(tiny_job());
+    ASSERT_TRUE(id.ok()) << id.message();
+    auto r = engine->await(*id, kLongWait);
+    ASSERT_TRUE(r.ok() && r->state == JobState::done) << r.message();
+  }
+  const std::string text = lines->str();
+  const auto at = text.find("event=device_stage");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string line =
+      text.substr(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at) - 1);
+  for (const char* field : {"job=", "part=0", "device=0", "stage=\"h 2^", "bytes=12345", "budget_left=67890"})
+    EXPECT_NE(line.find(field), std::string::npos) << field << " missing in: " << line;
 }
 
 }  // namespace
