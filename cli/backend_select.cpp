@@ -10,6 +10,13 @@
 #endif
 
 namespace cuzk::cli {
+namespace {
+
+[[maybe_unused]] Error no_cuda_in_this_build() {
+  return Error{"this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)"};
+}
+
+}  // namespace
 
 Result<size_t> parse_bytes(const std::string& text) {
   if (text.empty()) return size_t(0);
@@ -45,9 +52,7 @@ Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, i
 #else
   (void)device;
   (void)msm_pass_log;
-  if (which == "cuda")
-    return make_error(
-        "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
+  if (which == "cuda") return no_cuda_in_this_build();
 #endif
   return std::unique_ptr<ComputeBackend>(new cpu::CpuBackend(pool));
 }
@@ -121,9 +126,7 @@ Result<std::string> attach_setup_device(const std::string& which, int device,
 #else
   (void)device;
   (void)options;
-  if (which == "cuda")
-    return make_error(
-        "this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)");
+  if (which == "cuda") return no_cuda_in_this_build();
 #endif
   return std::string("cpu");
 }

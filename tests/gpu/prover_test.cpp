@@ -20,6 +20,7 @@ namespace cuzk {
 namespace {
 
 struct Keyed {
+  r1cs::SampleSpec spec;
   groth16::ProvingKey pk;
   groth16::PreparedVerifyingKey pvk;
   std::unique_ptr<r1cs::Circuit> circuit;
@@ -34,7 +35,7 @@ Keyed make_keyed(const r1cs::SampleSpec& spec, uint64_t seed) {
   EXPECT_TRUE(pk.ok()) << pk.message();
   auto pvk = groth16::prepare_verifying_key(pk->vk);
   EXPECT_TRUE(pvk.ok());
-  return {std::move(*pk), std::move(*pvk), std::move(*circuit)};
+  return {spec, std::move(*pk), std::move(*pvk), std::move(*circuit)};
 }
 
 // Proves on the CPU and on `gpu` with the same randomness; both must be identical and verify.
@@ -64,6 +65,14 @@ class CudaProver : public ::testing::Test {
     o.device = gputest::test_device();
     o.vram_budget = budget;
     return cuda::CudaBackend::create(o);
+  }
+  // A synthetic circuit of 2^log_domain constraints (fresh seed) with a key from a fresh setup.
+  Keyed synthetic(unsigned log_domain) {
+    r1cs::SampleSpec spec;
+    spec.kind = "synthetic";
+    spec.log_domain = log_domain;
+    spec.seed = rng_();
+    return make_keyed(spec, rng_());
   }
   uint64_t seed_ = 0;
   std::mt19937_64 rng_;
@@ -116,11 +125,7 @@ TEST_F(CudaProver, SameProofAsCpuFromASnarkjsZkey) {
 TEST_F(CudaProver, TightBudgetsPickLeanPlansAndStillAgree) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
-  r1cs::SampleSpec spec;
-  spec.kind = "synthetic";
-  spec.log_domain = 16;
-  spec.seed = rng_();
-  Keyed k = make_keyed(spec, rng_());
+  Keyed k = synthetic(16);
   auto as = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(as.ok());
   // 3 vectors of 2^16 are 6 MiB; twiddles 1 MiB. These budgets force the one-vector plan and
@@ -140,11 +145,7 @@ TEST_F(CudaProver, TightBudgetsPickLeanPlansAndStillAgree) {
 TEST_F(CudaProver, BudgetTooSmallIsAClearError) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
-  r1cs::SampleSpec spec;
-  spec.kind = "synthetic";
-  spec.log_domain = 12;
-  spec.seed = rng_();
-  Keyed k = make_keyed(spec, rng_());
+  Keyed k = synthetic(12);
   auto as = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(as.ok());
   auto gpu = backend(size_t(64) << 10);  // 64 KiB
@@ -165,12 +166,8 @@ TEST_F(CudaProver, ANewKeyAtTheAddressOfAnOldOneIsNotMistakenForIt) {
   // count matches the resident contexts: the proof must still be the new key's.
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
-  r1cs::SampleSpec spec;
-  spec.kind = "synthetic";
-  spec.log_domain = 12;
-  spec.seed = rng_();
-  Keyed first = make_keyed(spec, rng_());
-  Keyed second = make_keyed(spec, rng_());
+  Keyed first = synthetic(12);
+  Keyed second = make_keyed(first.spec, rng_());  // the same circuit, another key
   auto as = r1cs::synthesize_for_proving(*first.circuit);
   ASSERT_TRUE(as.ok());
   auto gpu = backend();
@@ -192,11 +189,7 @@ TEST_F(CudaProver, ANewKeyAtTheAddressOfAnOldOneIsNotMistakenForIt) {
 TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
-  r1cs::SampleSpec spec;
-  spec.kind = "synthetic";
-  spec.log_domain = 14;
-  spec.seed = rng_();
-  Keyed k = make_keyed(spec, rng_());
+  Keyed k = synthetic(14);
   auto as = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(as.ok());
   auto gpu = backend();
