@@ -52,7 +52,7 @@ fi
 # (a warm-up proof loads them), with a key of random points (timing only). CUZK_PROVE_LOGS picks
 # the sizes; "27:8G" runs 2^27 under an 8 GiB budget.
 if [ -x "$B/cli/cuzk" ]; then
-  for spec in ${CUZK_PROVE_LOGS:-20 24 26}; do
+  for spec in ${CUZK_PROVE_LOGS:-20 24 26 27 27:8G}; do
     k=${spec%%:*}
     budget=""
     [ "$spec" != "$k" ] && budget="--vram-budget ${spec#*:}"
@@ -61,6 +61,37 @@ if [ -x "$B/cli/cuzk" ]; then
     timeout 300 "$B/cli/cuzk" bench prove --circuit synthetic --log-domain "$k" --fake-key --backend cuda \
       --warmup --repeat 2 $budget --json "$O/prove_$k${budget:+_budget}.json" >>"$O/bench.log" 2>&1
     echo "exit $? for prove 2^$k" | tee -a "$O/summary.txt" >>"$O/bench.log"
+  done
+fi
+
+# The setup's generator multiples on the CPU and on the GPU (uncompressed params written to /tmp).
+if [ -x "$B/cli/cuzk" ]; then
+  for spec in 20:cpu 20:cuda ${CUZK_SETUP_LOGS:-24}:cuda; do
+    k=${spec%%:*}
+    log "setup 2^$k on ${spec#*:}"
+    timeout 300 "$B/cli/cuzk" setup --circuit synthetic --log-domain "$k" --toxic-seed 1 --backend "${spec#*:}" \
+      --params /tmp/gpu-visit-setup.params >>"$O/bench.log" 2>&1
+    echo "exit $? for setup 2^$k ${spec#*:}" | tee -a "$O/summary.txt" >>"$O/bench.log"
+    rm -f /tmp/gpu-visit-setup.params
+  done
+fi
+
+# The engine (docs/BENCHMARKS.md, "The engine on one and two H200s"): 10-partition PoRep jobs with
+# WinningPoSt on one GPU, on every GPU, and two workers per GPU under 16 GiB per device.
+# CUZK_ENGINE_LOG picks the partition size (27 is PoRep's; 26 halves the time).
+if [ -x "$B/cli/cuzk" ]; then
+  gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  k=${CUZK_ENGINE_LOG:-26}
+  common="--backend cuda --log-domain $k --winning 2 --winning-log-domain 20 --synthesis-workers 3 --synthesis-threads 10"
+  runs="1gpu:--gpus 1 --workers-per-gpu 1 --jobs 1"
+  [ "$gpus" -ge 2 ] && runs="$runs|2gpu:--gpus 2 --workers-per-gpu 1 --jobs 2|2x2_16G:--gpus 2 --workers-per-gpu 2 --vram-budget 16G --jobs 1"
+  IFS='|' read -r -a list <<<"$runs"
+  for run in "${list[@]}"; do
+    name=${run%%:*}
+    log "bench engine 2^$k $name"
+    # shellcheck disable=SC2086
+    timeout 400 "$B/cli/cuzk" bench engine $common ${run#*:} --json "$O/engine_${k}_$name.json" >>"$O/bench.log" 2>&1
+    echo "exit $? for engine $name" | tee -a "$O/summary.txt" >>"$O/bench.log"
   done
 fi
 
