@@ -1,9 +1,10 @@
 # ctest cli.bench.engine: runs `cuzk bench engine` on CPU logical devices at tiny sizes and checks
-# the counts in its JSON. Usage: cmake -DCUZK=<cuzk> -DOUT=<json file> -P bench_engine_smoke.cmake
+# the counts in its JSON. Usage: cmake -DCUZK=<cuzk> -DOUT=<json file> [-DEXTRA=<flag>] -P
+# bench_engine_smoke.cmake (EXTRA: one more flag, e.g. --presynthesized).
 file(REMOVE "${OUT}")
 execute_process(
   COMMAND "${CUZK}" bench engine --backend cpu --gpus 2 --workers-per-gpu 2 --log-domain 8 --jobs 2
-          --partitions-per-job 3 --winning 2 --winning-log-domain 6 --json "${OUT}"
+          --partitions-per-job 3 --winning 2 --winning-log-domain 6 --json "${OUT}" ${EXTRA}
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cuzk bench engine exited with ${rc}")

@@ -54,6 +54,9 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
   if (!as) return as.error();
   if (auto st = groth16::check_assignment(*params.key, *as); !st)
     return make_error("the partition does not fit parameter set '" + params.name + "': " + st.message());
+  // The prover pads a, b and c to the domain; reserving here keeps that reallocation (gigabytes at
+  // PoRep size) on the synthesis worker instead of the device worker.
+  for (auto* v : {&as->a, &as->b, &as->c}) v->reserve(params.key->domain_size);
   SynthesizedPartition out;
   out.public_inputs.assign(as->input_assignment.begin() + 1, as->input_assignment.end());
   out.assignment = std::move(*as);
