@@ -134,17 +134,37 @@ Result<Assignment> SyntheticCircuit::synthesize_assignment(unsigned threads) con
   Assignment out;
   out.input_assignment.push_back(Fr::one());
   for (uint32_t i = 1; i < ni; ++i) out.input_assignment.push_back(input_value(i));
-  out.aux_assignment.resize(n);
-  // Room for the prover's zero padding to the domain size, so that it does not reallocate.
-  for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(std::bit_ceil(size_t(n) + ni));
-  out.a.resize(n + ni);
-  out.b.resize(n + ni);
-  out.c.resize(n + ni);
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  // The four vectors are gigabytes at PoRep size and their zero-fill (page faults included) is most
+  // of this function's time on one thread, so each is allocated on its own thread. Room is reserved
+  // for the prover's zero padding to the domain size, so that it does not reallocate.
+  {
+    const size_t rows = size_t(n) + ni, domain = std::bit_ceil(rows);
+    struct Fill {
+      std::vector<Fr>* v;
+      size_t reserve, size;
+    };
+    const Fill fills[] = {{&out.aux_assignment, size_t(n), size_t(n)},
+                          {&out.a, domain, rows},
+                          {&out.b, domain, rows},
+                          {&out.c, domain, rows}};
+    const auto run = [](const Fill& f) {
+      f.v->reserve(f.reserve);
+      f.v->resize(f.size);
+    };
+    std::vector<std::thread> helpers;
+    for (size_t k = 1; k < std::size(fills); ++k)
+      if (threads > 1)
+        helpers.emplace_back(run, fills[k]);
+      else
+        run(fills[k]);
+    run(fills[0]);
+    for (auto& t : helpers) t.join();
+  }
   out.a_aux_density.resize(n);
   out.b_aux_density.resize(n);
   out.b_input_density.resize(ni);
 
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   // Chunks start on multiples of 64 so that no two threads share a density word.
   const uint64_t words = (n + 63) / 64;
   threads = unsigned(std::max<uint64_t>(1, std::min<uint64_t>(threads, words)));
