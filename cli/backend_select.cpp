@@ -89,11 +89,7 @@ std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend,
     else
       std::fprintf(stderr, "  warning: %s (copies of these bases are staged instead)\n", r.message().c_str());
   };
-  one(key.h.data(), key.h.size() * sizeof(G1Affine));
-  one(key.l.data(), key.l.size() * sizeof(G1Affine));
-  one(key.a.data(), key.a.size() * sizeof(G1Affine));
-  one(key.b_g1.data(), key.b_g1.size() * sizeof(G1Affine));
-  one(key.b_g2.data(), key.b_g2.size() * sizeof(G2Affine));
+  for (const auto& r : key.point_arrays()) one(r.data, r.bytes);
 #else
   (void)backend;
   (void)key;

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "curve/affine.hpp"
 #include "curve/jacobian.hpp"
@@ -57,6 +58,23 @@ void batch_to_affine(const xyzz_t<F, C>* in, affine_t<F, C>* out, size_t n) {
     const F izz = (in[i].ZZ * izzz).sqr();
     out[i] = {in[i].X * izz, in[i].Y * izzz};
   }
+}
+
+// The table of fixed-base multiplication by windows: row w (of `windows`) holds j·2^(bits·w)·base
+// for j < 2^bits, in affine (j = 0 is infinity). k·base is then one table entry per nonzero digit.
+template <class F, class C>
+std::vector<affine_t<F, C>> window_table(const affine_t<F, C>& base, unsigned bits, unsigned windows) {
+  const size_t row_len = size_t(1) << bits;
+  std::vector<affine_t<F, C>> table(row_len * windows);
+  std::vector<jacobian_t<F, C>> row(row_len);
+  jacobian_t<F, C> row_base(base);
+  for (unsigned w = 0; w < windows; ++w) {
+    row[0] = jacobian_t<F, C>::infinity();
+    for (size_t j = 1; j < row_len; ++j) row[j] = row[j - 1].add(row_base);
+    batch_to_affine(row.data(), table.data() + w * row_len, row_len);
+    for (unsigned d = 0; d < bits; ++d) row_base = row_base.dbl();
+  }
+  return table;
 }
 
 }  // namespace cuzk::curve

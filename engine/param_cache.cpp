@@ -93,11 +93,7 @@ void ParamCache::pin(ParamSet& set) const {
     else  // not fatal: copies then go through the backend's staging buffers
       log_->warn("params={} event=pin_failed bytes={} error=\"{}\"", set.name, bytes, handle.message());
   };
-  one(k.h.data(), k.h.size() * sizeof(G1Affine));
-  one(k.l.data(), k.l.size() * sizeof(G1Affine));
-  one(k.a.data(), k.a.size() * sizeof(G1Affine));
-  one(k.b_g1.data(), k.b_g1.size() * sizeof(G1Affine));
-  one(k.b_g2.data(), k.b_g2.size() * sizeof(G2Affine));
+  for (const auto& r : k.point_arrays()) one(r.data, r.bytes);
   log_->info("params={} event=pinned ranges={} ms={:.0f}", set.name, set.pins.size(),
              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
 }

@@ -50,7 +50,14 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
   Result<r1cs::Assignment> as = make_error("unknown partition input");
   if (const auto* s = std::get_if<SampleInput>(&input)) as = from_sample(*s, threads);
   if (const auto* c = std::get_if<CircomInput>(&input)) as = from_circom(*c, params, threads);
-  if (const auto* a = std::get_if<SynthesizedInput>(&input)) as = r1cs::Assignment(*a->assignment);
+  if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
+    // Room for the prover's padding first: copy-assignment keeps a large enough capacity, so the
+    // caller's vectors are copied once and never reallocated.
+    r1cs::Assignment copy;
+    for (auto* v : {&copy.a, &copy.b, &copy.c}) v->reserve(params.key->domain_size);
+    copy = *a->assignment;
+    as = std::move(copy);
+  }
   if (!as) return as.error();
   if (auto st = groth16::check_assignment(*params.key, *as); !st)
     return make_error("the partition does not fit parameter set '" + params.name + "': " + st.message());

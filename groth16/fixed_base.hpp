@@ -19,17 +19,7 @@ class FixedBaseTable {
   static constexpr unsigned kWindow = 8;
   static constexpr unsigned kWindows = (255 + kWindow - 1) / kWindow;
 
-  explicit FixedBaseTable(const Affine& base) : table_(size_t(kWindows) << kWindow) {
-    // Row w holds j·2^(8w)·base for j < 256 (j = 0 is infinity).
-    Jacobian row_base(base);
-    std::vector<Jacobian> row(size_t(1) << kWindow);
-    for (unsigned w = 0; w < kWindows; ++w) {
-      row[0] = Jacobian::infinity();
-      for (size_t j = 1; j < row.size(); ++j) row[j] = row[j - 1].add(row_base);
-      curve::batch_to_affine(row.data(), table_.data() + (size_t(w) << kWindow), row.size());
-      for (unsigned d = 0; d < kWindow; ++d) row_base = row_base.dbl();
-    }
-  }
+  explicit FixedBaseTable(const Affine& base) : table_(curve::window_table(base, kWindow, kWindows)) {}
 
   Jacobian mul(const Fr& k) const {
     uint64_t v[Fr::N];

@@ -9,6 +9,7 @@
 // under either.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -48,6 +49,19 @@ struct ProvingKey {
 
   // Counts agree with each other and with the convention; cheap, run before every proof.
   Status check_shape() const;
+
+  // The memory of the five query arrays (h, l, a, b_g1, b_g2), for whoever pins or copies them whole.
+  struct ByteRange {
+    const void* data;
+    size_t bytes;
+  };
+  std::array<ByteRange, 5> point_arrays() const {
+    return {{{h.data(), h.size() * sizeof(G1Affine)},
+             {l.data(), l.size() * sizeof(G1Affine)},
+             {a.data(), a.size() * sizeof(G1Affine)},
+             {b_g1.data(), b_g1.size() * sizeof(G1Affine)},
+             {b_g2.data(), b_g2.size() * sizeof(G2Affine)}}};
+  }
 };
 
 // A bellman .params (already decoded) as a proving key. The wire counts come from ic (inputs)

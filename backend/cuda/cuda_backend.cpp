@@ -145,11 +145,10 @@ struct CudaBackend::Impl {
     return Status::Ok();
   }
 
-  Status compute_h_planned(const HRequest& rq, const StagePlan& plan_made) {
+  Status compute_h_planned(const HRequest& rq, const StagePlan& plan) {
     const unsigned log_n = rq.log_n;
     const size_t n = size_t(1) << log_n;
-    const StagePlan* plan = &plan_made;
-    const bool lean = plan->choice != "a, b, c resident";
+    const bool lean = plan.choice != "a, b, c resident";
     const Stream& s = stream;
 
     auto ntt = NttPlan::create(s, log_n, rq.convention);
@@ -192,7 +191,7 @@ struct CudaBackend::Impl {
       }
       CUZK_TRY_STATUS(up(a->data(), rq.a.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(a->data()));
-      const size_t chunk = (plan->bytes - n * sizeof(Fr) - NttPlan::device_bytes_for(log_n) -
+      const size_t chunk = (plan.bytes - n * sizeof(Fr) - NttPlan::device_bytes_for(log_n) -
                             4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr)) /
                            (2 * sizeof(Fr));
       auto sb = DeviceBuffer<Fr>::alloc(options.device, chunk);
@@ -275,7 +274,6 @@ struct CudaBackend::Impl {
     if (auto it = map.find(key); it != map.end()) {
       if (it->second.fingerprint == print) {
         it->second.last_used = calls;
-        record({sh.stage, "resident (reused)", 0});
         return &it->second.ctx;
       }
       resident -= it->second.bytes;  // another array now lives at that address
@@ -382,7 +380,10 @@ struct CudaBackend::Impl {
     const Memory where = device_scalars ? Memory::device : Memory::host;
     auto ctx = resident_context(rq, *sh);
     if (!ctx) return ctx.error();
-    if (*ctx) return run_on(**ctx, rq, *sh, scalars, where);
+    if (*ctx) {
+      record({sh->stage, "resident (reused)", 0});
+      return run_on(**ctx, rq, *sh, scalars, where);
+    }
     auto streamed = streamed_context(rq, *sh);
     if (!streamed) return streamed.error();
     return run_on(*streamed, rq, *sh, scalars, where);
@@ -392,7 +393,6 @@ struct CudaBackend::Impl {
   // beside them, each vector crosses PCIe once (the aux assignment feeds four MSMs); otherwise the
   // requests run one by one, each streaming what it needs.
   Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
-    const size_t log_before = log.size();
     bool all_resident = true;
     std::map<std::pair<const Fr*, size_t>, const Fr*> distinct;
     const auto prepare = [&](const auto& rq) -> Status {
@@ -407,11 +407,7 @@ struct CudaBackend::Impl {
     };
     for (const auto& rq : batch.g1) CUZK_TRY_STATUS(prepare(rq));
     for (const auto& rq : batch.g2) CUZK_TRY_STATUS(prepare(rq));
-    // The runs below record "reused" again: keep only what the preparation made. Sharing is only
-    // worth it when some vector is used more than once.
-    log.erase(std::remove_if(log.begin() + std::ptrdiff_t(log_before), log.end(),
-                             [](const StagePlan& p) { return p.choice == "resident (reused)"; }),
-              log.end());
+    // Sharing is only worth it when some vector is used more than once.
     size_t shared_n = 0;
     for (const auto& [key, ptr] : distinct) shared_n += key.second;
     const size_t requests = batch.g1.size() + batch.g2.size();

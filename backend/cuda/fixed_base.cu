@@ -55,19 +55,7 @@ template <class Affine>
 Result<FixedBaseMul<Affine>> FixedBaseMul<Affine>::create(int device, const Affine& base, size_t chunk) {
   if (chunk == 0 || chunk >= (size_t(1) << 31)) return make_error("fixed-base: chunk out of range");
   if (base.is_inf()) return make_error("fixed-base: the base is the identity");
-  using Jacobian = curve::jacobian_t<typename Affine::field, typename Affine::params>;
-  // Row w: j·2^(8w)·base, j < 256 (j = 0 is infinity, never read).
-  std::vector<Affine> host(size_t(kWindows) * kRow);
-  {
-    std::vector<Jacobian> row(kRow);
-    Jacobian row_base(base);
-    for (unsigned w = 0; w < kWindows; ++w) {
-      row[0] = Jacobian::infinity();
-      for (unsigned j = 1; j < kRow; ++j) row[j] = row[j - 1].add(row_base);
-      curve::batch_to_affine(row.data(), host.data() + size_t(w) * kRow, kRow);
-      for (unsigned d = 0; d < kWindow; ++d) row_base = row_base.dbl();
-    }
-  }
+  const std::vector<Affine> host = curve::window_table(base, kWindow, kWindows);
   auto s = Stream::create(device);
   if (!s) return s.error();
   auto st = std::make_unique<State>(std::move(*s));
