@@ -35,8 +35,9 @@ Result<size_t> parse_bytes(const std::string& text) {
 
 Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
                                                      const std::string& vram_budget, cpu::ThreadPool& pool,
-                                                     unsigned msm_pass_log) {
+                                                     unsigned msm_pass_log, double resident_fraction) {
   if (msm_pass_log > 30) return make_error("--msm-pass-log: at most 30");
+  if (resident_fraction < 0 || resident_fraction > 1) return make_error("--resident-fraction: from 0 to 1");
   auto budget = parse_bytes(vram_budget);
   if (!budget) return make_error("--vram-budget: " + budget.message());
 #if CUZK_HAVE_CUDA
@@ -45,6 +46,7 @@ Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, i
     o.device = device;
     o.vram_budget = *budget;
     o.resident_pass_points = msm_pass_log ? size_t(1) << msm_pass_log : 0;
+    if (resident_fraction > 0) o.resident_fraction = resident_fraction;
     auto gpu = cuda::CudaBackend::create(o);
     if (gpu) return std::unique_ptr<ComputeBackend>(std::move(*gpu));
     if (which == "cuda") return gpu.error();
@@ -52,6 +54,7 @@ Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, i
 #else
   (void)device;
   (void)msm_pass_log;
+  (void)resident_fraction;
   if (which == "cuda") return no_cuda_in_this_build();
 #endif
   return std::unique_ptr<ComputeBackend>(new cpu::CpuBackend(pool));
@@ -77,24 +80,48 @@ DeviceReport take_device_report(ComputeBackend& backend) {
   return r;
 }
 
-std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend,
-                                               const groth16::ProvingKey& key) {
+namespace {
+
+struct HostRange {
+  const void* data;
+  size_t bytes;
+};
+
+std::vector<std::shared_ptr<void>> pin_ranges_for(const ComputeBackend& backend,
+                                                  const std::vector<HostRange>& ranges) {
   std::vector<std::shared_ptr<void>> pins;
 #if CUZK_HAVE_CUDA
   if (!dynamic_cast<const cuda::CudaBackend*>(&backend)) return pins;
-  const auto one = [&](const void* p, size_t bytes) {
-    auto r = cuda::PinnedRange::pin(p, bytes);
+  for (const auto& range : ranges) {
+    if (range.bytes == 0) continue;
+    auto r = cuda::PinnedRange::pin(range.data, range.bytes);
     if (r)
       pins.push_back(std::make_shared<cuda::PinnedRange>(std::move(*r)));
     else
-      std::fprintf(stderr, "  warning: %s (copies of these bases are staged instead)\n", r.message().c_str());
-  };
-  for (const auto& r : key.point_arrays()) one(r.data, r.bytes);
+      std::fprintf(stderr, "  warning: %s (these copies are staged instead)\n", r.message().c_str());
+  }
 #else
   (void)backend;
-  (void)key;
+  (void)ranges;
 #endif
   return pins;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend,
+                                               const groth16::ProvingKey& key) {
+  std::vector<HostRange> ranges;
+  for (const auto& r : key.point_arrays()) ranges.push_back({r.data, r.bytes});
+  return pin_ranges_for(backend, ranges);
+}
+
+std::vector<std::shared_ptr<void>> pin_assignment_for(const ComputeBackend& backend,
+                                                      const r1cs::Assignment& as) {
+  std::vector<HostRange> ranges;
+  for (const auto* v : {&as.a, &as.b, &as.c, &as.aux_assignment})
+    ranges.push_back({v->data(), v->capacity() * sizeof(Fr)});
+  return pin_ranges_for(backend, ranges);
 }
 
 Result<std::string> attach_setup_device(const std::string& which, int device,

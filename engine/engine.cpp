@@ -74,6 +74,13 @@ Status Engine::Impl::start() {
   params = std::make_unique<ParamCache>(*host, device_budgets,
                                         config.params_on_device && !config.devices.backend_manages_residency,
                                         config.trusted_params, log, config.devices.pin_host);
+  size_t device_workers = 0;
+  for (const auto& d : config.devices.devices) device_workers += d.workers;
+  buffers = std::make_unique<PartitionBufferPool>(config.idle_buffer_sets >= 0
+                                                      ? size_t(config.idle_buffer_sets)
+                                                      : config.synthesis_workers + device_workers,
+                                                  config.devices.pin_host, log);
+  params->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
   if (!config.journal_path.empty()) {
@@ -302,6 +309,9 @@ EngineStatus Engine::Impl::status() {
   s.jobs_cancelled = jobs_cancelled_;
   s.host_budget = host->capacity();
   s.host_reserved = host->reserved();
+  s.buffer_sets_made = buffers->made();
+  s.buffer_sets_idle = buffers->idle();
+  s.buffer_idle_bytes = buffers->idle_bytes();
   s.paused = paused_;
   for (const auto& d : devices) {
     DeviceStatus ds;

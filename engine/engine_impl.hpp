@@ -17,6 +17,7 @@
 #include "engine/journal.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/param_cache.hpp"
+#include "engine/partition_buffers.hpp"
 #include "engine/synthesis.hpp"
 
 namespace cuzk::engine {
@@ -109,6 +110,7 @@ struct Engine::Impl {
   std::unique_ptr<MemoryBudget> host;
   std::vector<std::unique_ptr<DeviceState>> devices;
   std::unique_ptr<ParamCache> params;
+  std::unique_ptr<PartitionBufferPool> buffers;  // after params: its idle sets go first under pressure
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;  // queues changed, pause/resume, quarantine lifted, stopping

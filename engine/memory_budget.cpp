@@ -50,6 +50,20 @@ void MemoryBudget::Reservation::release() {
   bytes_ = 0;
 }
 
+MemoryBudget::Reservation MemoryBudget::Reservation::split(uint64_t bytes, const std::string& who) {
+  Reservation part;
+  if (!state_ || bytes > bytes_) return part;
+  std::lock_guard lock(state_->mutex);
+  bytes_ -= bytes;
+  ++state_->live;
+  part.state_ = state_;
+  part.bytes_ = bytes;
+  part.who_ = who;
+  state_->log->info("{} budget={} event=split bytes={} from=\"{}\" reserved={}", who, state_->name, bytes,
+                    who_, state_->reserved);
+  return part;
+}
+
 MemoryBudget::MemoryBudget(std::string name, uint64_t capacity, Logger log)
     : state_(std::make_shared<State>()) {
   state_->name = std::move(name);

@@ -46,6 +46,9 @@ class MemoryBudget {
     uint64_t bytes() const { return bytes_; }
     bool held() const { return state_ != nullptr; }
     void release();
+    // Moves `bytes` of this reservation into a new one held by `who` (they are released
+    // separately); the budget's total is unchanged. Requires bytes ≤ this->bytes().
+    Reservation split(uint64_t bytes, const std::string& who);
 
    private:
     friend class MemoryBudget;

@@ -263,6 +263,11 @@ bool ParamCache::is_resident(const Lease& lease, uint32_t device) const {
 }
 
 void ParamCache::relieve_host(uint64_t bytes) {
+  if (relieve_first_) {
+    const uint64_t freed = relieve_first_(bytes);
+    if (freed >= bytes) return;
+    bytes -= freed;
+  }
   std::vector<std::unique_ptr<Entry>> gone;
   {
     std::lock_guard lock(mutex_);

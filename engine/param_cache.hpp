@@ -98,6 +98,9 @@ class ParamCache {
   // Evicts idle sets, least recently used first, until `bytes` of host memory are freed or no idle
   // set is left. For MemoryBudget's relieve hook.
   void relieve_host(uint64_t bytes);
+  // Another holder of idle host memory (the partition buffer pool), asked first by relieve_host:
+  // it frees what it can of the bytes asked and returns what it freed.
+  void set_host_relief(std::function<uint64_t(uint64_t)> first) { relieve_first_ = std::move(first); }
   // The same for residencies on one device.
   void relieve_device(uint32_t device, uint64_t bytes);
 
@@ -114,6 +117,7 @@ class ParamCache {
   MemoryBudget& host_;
   std::map<uint32_t, MemoryBudget*> devices_;
   HostPinner pin_host_;
+  std::function<uint64_t(uint64_t)> relieve_first_;
   bool keep_on_device_, trusted_;
   Logger log_;
   mutable std::mutex mutex_;

@@ -18,6 +18,8 @@ std::string status_to_json(const EngineStatus& s) {
                      {"proving", s.partitions_proving}};
   j["jobs"] = {{"done", s.jobs_done}, {"failed", s.jobs_failed}, {"cancelled", s.jobs_cancelled}};
   j["host_memory"] = {{"budget", s.host_budget}, {"reserved", s.host_reserved}};
+  j["partition_buffers"] = {
+      {"made", s.buffer_sets_made}, {"idle", s.buffer_sets_idle}, {"idle_bytes", s.buffer_idle_bytes}};
   j["paused"] = s.paused;
   j["devices"] = nlohmann::json::array();
   for (const auto& d : s.devices)

@@ -29,6 +29,8 @@ struct EngineStatus {
   uint32_t partitions_proving = 0;
   uint64_t jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;  // since start
   uint64_t host_budget = 0, host_reserved = 0;
+  // Partition buffer sets (engine/partition_buffers.hpp): made since start, idle now, their bytes.
+  uint64_t buffer_sets_made = 0, buffer_sets_idle = 0, buffer_idle_bytes = 0;
   bool paused = false;
   std::vector<DeviceStatus> devices;
   std::vector<ParamSetStatus> params;

@@ -1,7 +1,10 @@
 #include "engine/synthesis.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "groth16/prover.hpp"
 #include "groth16/zkey_assignment.hpp"
@@ -14,12 +17,47 @@
 namespace cuzk::engine {
 namespace {
 
-Result<r1cs::Assignment> from_sample(const SampleInput& in, unsigned threads) {
+// `out` holds lent buffers or nothing; only the synthetic circuit writes into them.
+Status from_sample(const SampleInput& in, unsigned threads, r1cs::Assignment& out) {
   auto circuit = r1cs::make_sample_circuit(in.spec);
   if (!circuit) return circuit.error();
   if (const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get()))
-    return synthetic->synthesize_assignment(threads);
-  return r1cs::synthesize_for_proving(**circuit);
+    return synthetic->synthesize_into(out, threads);
+  auto as = r1cs::synthesize_for_proving(**circuit);
+  if (!as) return as.error();
+  out = std::move(*as);
+  return Status::Ok();
+}
+
+// dst = src on `threads` threads: at PoRep size an already-synthesized partition is 16 GiB, and
+// one thread copies at a few GB/s.
+void parallel_assign(std::vector<Fr>& dst, const std::vector<Fr>& src, unsigned threads) {
+  dst.resize(src.size());
+  const size_t n = src.size(), min_chunk = size_t(1) << 16;
+  threads = unsigned(std::clamp<size_t>(n / min_chunk, 1, std::max(1u, threads)));
+  const auto part = [&](unsigned t) {
+    const size_t b = n * t / threads, e = n * (t + 1) / threads;
+    if (e > b) std::memcpy(static_cast<void*>(dst.data() + b), src.data() + b, (e - b) * sizeof(Fr));
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(part, t);
+  part(0);
+  for (auto& h : helpers) h.join();
+}
+
+// A copy of the caller's partition, into `out` (lent buffers, when they are large enough).
+void from_synthesized(const r1cs::Assignment& in, unsigned threads, uint64_t domain, r1cs::Assignment& out) {
+  // Room for the prover's padding: the vectors are copied once and never reallocated.
+  for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(std::max<size_t>(domain, in.a.size()));
+  out.aux_assignment.reserve(in.aux_assignment.size());
+  parallel_assign(out.a, in.a, threads);
+  parallel_assign(out.b, in.b, threads);
+  parallel_assign(out.c, in.c, threads);
+  parallel_assign(out.aux_assignment, in.aux_assignment, threads);
+  out.input_assignment = in.input_assignment;
+  out.a_aux_density = in.a_aux_density;
+  out.b_input_density = in.b_input_density;
+  out.b_aux_density = in.b_aux_density;
 }
 
 Result<r1cs::Assignment> from_circom(const CircomInput& in, const ParamSet& params, unsigned threads) {
@@ -45,28 +83,50 @@ Result<r1cs::Assignment> from_circom(const CircomInput& in, const ParamSet& para
 
 }  // namespace
 
-Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
-                                                  unsigned threads) {
-  Result<r1cs::Assignment> as = make_error("unknown partition input");
-  if (const auto* s = std::get_if<SampleInput>(&input)) as = from_sample(*s, threads);
-  if (const auto* c = std::get_if<CircomInput>(&input)) as = from_circom(*c, params, threads);
-  if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
-    // Room for the prover's padding first: copy-assignment keeps a large enough capacity, so the
-    // caller's vectors are copied once and never reallocated.
-    r1cs::Assignment copy;
-    for (auto* v : {&copy.a, &copy.b, &copy.c}) v->reserve(params.key->domain_size);
-    copy = *a->assignment;
-    as = std::move(copy);
+SynthesizedPartition& SynthesizedPartition::operator=(SynthesizedPartition&& o) noexcept {
+  if (this != &o) {
+    buffers.take_back(assignment);
+    assignment = std::move(o.assignment);
+    public_inputs = std::move(o.public_inputs);
+    buffers = std::move(o.buffers);
   }
-  if (!as) return as.error();
-  if (auto st = groth16::check_assignment(*params.key, *as); !st)
+  return *this;
+}
+
+BufferShape buffer_shape(const ParamSet& params) { return {params.key->domain_size, params.key->num_aux}; }
+
+bool uses_pooled_buffers(const PartitionInput& input) {
+  if (const auto* s = std::get_if<SampleInput>(&input)) return s->spec.kind == "synthetic";
+  return std::holds_alternative<SynthesizedInput>(input);
+}
+
+Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
+                                                  unsigned threads, PartitionBuffers buffers) {
+  SynthesizedPartition out;
+  out.buffers = std::move(buffers);
+  out.buffers.lend_to(out.assignment);
+  r1cs::Assignment& as = out.assignment;
+  const auto does_not_fit = [&](const Status& st) {
     return make_error("the partition does not fit parameter set '" + params.name + "': " + st.message());
+  };
+  Status st = make_error("unknown partition input");
+  if (const auto* s = std::get_if<SampleInput>(&input)) st = from_sample(*s, threads, as);
+  if (const auto* c = std::get_if<CircomInput>(&input)) {
+    auto made = from_circom(*c, params, threads);
+    st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
+  }
+  if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
+    // Checked before the copy: a partition too large for the lent buffers would reallocate them.
+    if (auto fits = groth16::check_assignment(*params.key, *a->assignment); !fits) return does_not_fit(fits);
+    from_synthesized(*a->assignment, threads, params.key->domain_size, as);
+  } else {
+    CUZK_TRY_STATUS(st);
+    if (auto fits = groth16::check_assignment(*params.key, as); !fits) return does_not_fit(fits);
+  }
   // The prover pads a, b and c to the domain; reserving here keeps that reallocation (gigabytes at
   // PoRep size) on the synthesis worker instead of the device worker.
-  for (auto* v : {&as->a, &as->b, &as->c}) v->reserve(params.key->domain_size);
-  SynthesizedPartition out;
-  out.public_inputs.assign(as->input_assignment.begin() + 1, as->input_assignment.end());
-  out.assignment = std::move(*as);
+  for (auto* v : {&as.a, &as.b, &as.c}) v->reserve(params.key->domain_size);
+  out.public_inputs.assign(as.input_assignment.begin() + 1, as.input_assignment.end());
   return out;
 }
 

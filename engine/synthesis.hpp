@@ -8,6 +8,7 @@
 #include "common/result.hpp"
 #include "engine/job.hpp"
 #include "engine/param_cache.hpp"
+#include "engine/partition_buffers.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace cuzk::engine {
@@ -15,11 +16,26 @@ namespace cuzk::engine {
 struct SynthesizedPartition {
   r1cs::Assignment assignment;
   std::vector<Fr> public_inputs;  // without ONE
+  // When pooled: the set whose storage assignment's a, b, c and aux vectors use. It is handed back
+  // to its pool when the partition is dropped.
+  PartitionBuffers buffers;
+
+  SynthesizedPartition() = default;
+  SynthesizedPartition(SynthesizedPartition&&) = default;
+  SynthesizedPartition& operator=(SynthesizedPartition&& o) noexcept;
+  ~SynthesizedPartition() { buffers.take_back(assignment); }
 };
 
-// `threads`: for the synthesis paths that run in parallel (synthetic circuits, r1cs evaluation).
+// The shape of pooled buffers for partitions of this parameter set.
+BufferShape buffer_shape(const ParamSet& params);
+// Whether synthesis of this input writes into pooled buffers (the synthetic circuit and
+// already-synthesized partitions do; the other inputs make their own vectors).
+bool uses_pooled_buffers(const PartitionInput& input);
+
+// `threads`: for the synthesis paths that run in parallel (synthetic circuits, r1cs evaluation,
+// copies of an already-synthesized partition). `buffers`, when held, receive the vectors.
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
-                                                  unsigned threads);
+                                                  unsigned threads, PartitionBuffers buffers = {});
 
 // Host bytes a partition holds from admission until its proof: the a, b, c vectors, the H scalars,
 // the assignment and the densities, with room for the prover's own copies.

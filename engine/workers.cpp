@@ -53,7 +53,13 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
     if (!abandoned(*job)) fail_job(job, "parameters: " + lease.message());
     return;
   }
-  const uint64_t bytes = partition_host_bytes(**lease);
+  // Pooled buffers first: a set already made (pinned, its pages mapped) brings its own share of the
+  // host budget, and the partition reserves only the rest.
+  const PartitionInput& input = job->request.partitions.at(item->partition);
+  const bool pooled = uses_pooled_buffers(input);
+  PartitionBuffers buffers;
+  if (pooled) buffers = this->buffers->take_idle(buffer_shape(**lease));
+  const uint64_t bytes = partition_host_bytes(**lease) - buffers.bytes();
   auto reservation = host->acquire(bytes, job->wait_key(), who, abandon,
                                    [this](uint64_t short_by) { params->relieve_host(short_by); });
   if (!reservation) {
@@ -61,6 +67,7 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
       fail_job(job, "partition " + std::to_string(item->partition) + ": " + reservation.message());
     return;
   }
+  if (pooled && !buffers.held()) buffers = this->buffers->make(buffer_shape(**lease), *reservation, who);
   bool first_admission = false;
   {
     std::lock_guard lock(mu_);
@@ -76,8 +83,7 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   emit({EngineEvent::Type::admitted, job->id, int(item->partition), -1, -1, job->priority, {}});
 
   const auto start = Clock::now();
-  auto synthesized =
-      synthesize_partition(job->request.partitions.at(item->partition), **lease, config.synthesis_threads);
+  auto synthesized = synthesize_partition(input, **lease, config.synthesis_threads, std::move(buffers));
   const double synth_ms = ms_since(start);
   if (!synthesized) {
     log->warn("{} event=synthesis_failed error=\"{}\"", who, synthesized.message());
@@ -280,7 +286,8 @@ void Engine::Impl::stage_failed(WorkPtr item, DeviceState& dev, const std::strin
                       " times; last on device " + std::to_string(d) + ": " + error);
     return;
   }
-  // Back to synthesis: the prover consumed the a, b, c vectors, and the retry may run elsewhere.
+  // Back to synthesis: the prover spent the a, b, c vectors (their buffers go back to the pool), and
+  // the retry may run elsewhere.
   item->synthesized.reset();
   item->host.release();
   item->params.release();

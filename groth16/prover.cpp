@@ -96,8 +96,8 @@ Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
   return check_rows(as.a.data(), as.b.data(), as.c.data(), as.a.size());
 }
 
-Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
-                                          std::function<Status()> before_writing_inputs) {
+Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
+                          std::function<Status()> before_writing_inputs) {
   const size_t n = pk.domain_size;
   for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
   HRequest rq;
@@ -109,12 +109,10 @@ Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
   rq.before_writing_inputs = std::move(before_writing_inputs);
   CUZK_TRY_STATUS(backend.compute_h(rq));
-  std::vector<Fr> h = std::move(as.a);
-  if (pk.h_query == HQuery::z_over_delta) h.resize(n - 1);  // deg h ≤ n − 2
-  as.a = {};
-  as.b = {};
-  as.c = {};
-  return h;
+  if (pk.h_query == HQuery::z_over_delta) as.a.resize(n - 1);  // deg h ≤ n − 2
+  as.b.clear();
+  as.c.clear();
+  return Status::Ok();
 }
 
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const ProofRandomness& rs,
@@ -157,9 +155,9 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
     if (!rows_ok) rows_ok = rows_check.get();
     return *rows_ok;
   };
-  auto h = compute_h_scalars(pk, as, backend, wait_rows);
+  const Status h = compute_h_in_place(pk, as, backend, wait_rows);
   CUZK_TRY_STATUS(wait_rows());  // a backend that failed before writing never waited
-  if (!h) return h.error();
+  CUZK_TRY_STATUS(h);
   lap(tm.h_ms);
   tm.check_ms += rows_ms;
 
@@ -168,7 +166,7 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
   std::span<const Fr> inputs = as.input_assignment, aux = as.aux_assignment;
   const size_t ni = pk.num_inputs;
   MsmBatch batch;
-  batch.g1.push_back({pk.h, *h, {}});
+  batch.g1.push_back({pk.h, as.a, {}});
   batch.g1.push_back({pk.l, aux, {}});
   std::vector<Fr> wires;  // per-wire keys: inputs then aux, one scalar per base
   if (pk.layout == QueryLayout::compacted) {

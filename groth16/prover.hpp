@@ -25,12 +25,13 @@ struct ProofRandomness {
 };
 
 // The scalars of the H query: coefficients of (A·B − C)/Z (bellman keys, m − 1 of them) or the
-// values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them). Consumes the
-// a, b, c vectors of the assignment (they are the NTT buffers).
+// values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them), computed in
+// place: a, b and c are the NTT buffers (padded to the domain within their capacity) and the
+// scalars are left in assignment.a. b and c keep their storage but not their contents, so a caller
+// that pooled the three buffers (pinned ones, say) gets them back.
 // `before_writing_inputs` as in HRequest.
-Result<std::vector<Fr>> compute_h_scalars(const ProvingKey& pk, r1cs::Assignment& assignment,
-                                          ComputeBackend& backend,
-                                          std::function<Status()> before_writing_inputs = {});
+Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
+                          std::function<Status()> before_writing_inputs = {});
 
 // Checks that the assignment fits the key (counts and densities) before any work is done.
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
@@ -44,8 +45,8 @@ struct ProofTimings {
   double total_ms = 0;
 };
 
-// A proof for the assignment, computed on `backend`. Consumes assignment.a/b/c. `timings`, when
-// given, receives the stage times.
+// A proof for the assignment, computed on `backend`. Spends the contents of assignment.a/b/c (see
+// compute_h_in_place) and keeps their storage. `timings`, when given, receives the stage times.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
                            ComputeBackend& backend, ProofTimings* timings = nullptr);
 // The same on the CPU backend over `pool`.

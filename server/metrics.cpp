@@ -145,6 +145,12 @@ std::string Metrics::render(const engine::EngineStatus& s, bool draining) const 
   header(out, "cuzk_host_memory_bytes", "gauge", "Host memory budget and reservations");
   line(out, "cuzk_host_memory_bytes", "kind=\"budget\"", double(s.host_budget));
   line(out, "cuzk_host_memory_bytes", "kind=\"reserved\"", double(s.host_reserved));
+  line(out, "cuzk_host_memory_bytes", "kind=\"idle_partition_buffers\"", double(s.buffer_idle_bytes));
+  header(out, "cuzk_partition_buffer_sets", "gauge", "Pooled partition buffer sets no partition holds now");
+  line(out, "cuzk_partition_buffer_sets", "state=\"idle\"", double(s.buffer_sets_idle));
+  header(out, "cuzk_partition_buffer_sets_made_total", "counter",
+         "Partition buffer sets allocated (and pinned)");
+  line(out, "cuzk_partition_buffer_sets_made_total", "", double(s.buffer_sets_made));
   header(out, "cuzk_device_memory_bytes", "gauge", "Device memory budget and reservations");
   for (const auto& d : s.devices) {
     line(out, "cuzk_device_memory_bytes", fmt::format("device=\"{}\",kind=\"budget\"", d.index),

@@ -129,9 +129,18 @@ Status SyntheticCircuit::synthesize(ConstraintSystem& cs) const {
 }
 
 Result<Assignment> SyntheticCircuit::synthesize_assignment(unsigned threads) const {
+  Assignment out;
+  CUZK_TRY_STATUS(synthesize_into(out, threads));
+  return out;
+}
+
+Status SyntheticCircuit::synthesize_into(Assignment& out, unsigned threads) const {
   const uint64_t n = params_.num_constraints;
   const size_t ni = size_t(params_.num_public_inputs) + 1;
-  Assignment out;
+  out.input_assignment.clear();
+  out.a_aux_density = {};
+  out.b_aux_density = {};
+  out.b_input_density = {};
   out.input_assignment.push_back(Fr::one());
   for (uint32_t i = 1; i < ni; ++i) out.input_assignment.push_back(input_value(i));
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -149,6 +158,7 @@ Result<Assignment> SyntheticCircuit::synthesize_assignment(unsigned threads) con
                           {&out.b, domain, rows},
                           {&out.c, domain, rows}};
     const auto run = [](const Fill& f) {
+      f.v->clear();
       f.v->reserve(f.reserve);
       f.v->resize(f.size);
     };
@@ -209,7 +219,7 @@ Result<Assignment> SyntheticCircuit::synthesize_assignment(unsigned threads) con
     out.b[n + i] = Fr::zero();
     out.c[n + i] = Fr::zero();
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace cuzk::r1cs

@@ -148,11 +148,13 @@ constexpr auto kLongWait = std::chrono::minutes(5);  // a failure guard only, ne
 
 // Waits until no partition is in flight and every host reservation is back (partitions of failed
 // or cancelled jobs are dropped by the worker holding them, a moment after the job's end).
+// Idle: nothing synthesizing or proving, and nothing holding host memory but idle pooled buffers.
 inline EngineStatus wait_until_idle(const Engine& engine) {
   const auto give_up = std::chrono::steady_clock::now() + kLongWait;
   for (;;) {
     auto s = engine.status();
-    const bool idle = s.partitions_synthesizing + s.partitions_proving == 0 && s.host_reserved == 0;
+    const bool idle =
+        s.partitions_synthesizing + s.partitions_proving == 0 && s.host_reserved == s.buffer_idle_bytes;
     if (idle || std::chrono::steady_clock::now() > give_up) return s;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }

@@ -1,0 +1,176 @@
+#include "engine/partition_buffers.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+
+namespace cuzk::engine {
+
+struct PartitionBuffers::Set {
+  BufferShape shape;
+  std::vector<Fr> a, b, c, aux;
+  std::array<const Fr*, 4> base{};  // where each vector's storage began when it was made
+  MemoryBudget::Reservation reservation;
+  // Declared last, so the ranges are unpinned before the vectors are freed.
+  std::vector<std::shared_ptr<void>> pins;
+
+  std::array<std::vector<Fr>*, 4> vectors() { return {&a, &b, &c, &aux}; }
+  bool intact() {
+    const auto v = vectors();
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i]->data() != base[i]) return false;
+    return true;
+  }
+};
+
+PartitionBuffers::PartitionBuffers() = default;
+PartitionBuffers::PartitionBuffers(PartitionBuffers&& o) noexcept { *this = std::move(o); }
+
+PartitionBuffers& PartitionBuffers::operator=(PartitionBuffers&& o) noexcept {
+  if (this != &o) {
+    if (set_ && pool_) pool_->give_back(std::move(set_));
+    pool_ = o.pool_;
+    set_ = std::move(o.set_);
+    o.pool_ = nullptr;
+  }
+  return *this;
+}
+
+PartitionBuffers::~PartitionBuffers() {
+  if (set_ && pool_) pool_->give_back(std::move(set_));
+}
+
+bool PartitionBuffers::pinned() const { return set_ && !set_->pins.empty(); }
+
+const BufferShape& PartitionBuffers::shape() const {
+  static const BufferShape none;
+  return set_ ? set_->shape : none;
+}
+
+void PartitionBuffers::lend_to(r1cs::Assignment& as) {
+  if (!set_) return;
+  as.a = std::move(set_->a);
+  as.b = std::move(set_->b);
+  as.c = std::move(set_->c);
+  as.aux_assignment = std::move(set_->aux);
+  for (auto* v : {&as.a, &as.b, &as.c, &as.aux_assignment}) v->clear();
+}
+
+void PartitionBuffers::take_back(r1cs::Assignment& as) {
+  if (!set_) return;
+  set_->a = std::move(as.a);
+  set_->b = std::move(as.b);
+  set_->c = std::move(as.c);
+  set_->aux = std::move(as.aux_assignment);
+  for (auto* v : set_->vectors()) v->clear();
+}
+
+PartitionBufferPool::PartitionBufferPool(size_t max_idle, HostPinner pin, Logger log)
+    : max_idle_(max_idle), pin_(std::move(pin)), log_(std::move(log)) {}
+
+PartitionBufferPool::~PartitionBufferPool() = default;
+
+PartitionBuffers PartitionBufferPool::take_idle(const BufferShape& shape) {
+  PartitionBuffers lease;
+  std::lock_guard lock(mu_);
+  // The most recently returned set of this shape: its pages are the likeliest to be warm.
+  for (auto it = idle_.rbegin(); it != idle_.rend(); ++it)
+    if ((*it)->shape == shape) {
+      lease.pool_ = this;
+      lease.set_ = std::move(*it);
+      idle_.erase(std::next(it).base());
+      break;
+    }
+  return lease;
+}
+
+PartitionBuffers PartitionBufferPool::make(const BufferShape& shape, MemoryBudget::Reservation& from,
+                                           const std::string& who) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto set = std::make_unique<PartitionBuffers::Set>();
+  set->shape = shape;
+  set->reservation = from.split(shape.bytes(), "buffers(" + who + ")");
+  set->a.reserve(shape.domain);
+  set->b.reserve(shape.domain);
+  set->c.reserve(shape.domain);
+  set->aux.reserve(shape.aux);
+  const auto v = set->vectors();
+  for (size_t i = 0; i < v.size(); ++i) set->base[i] = v[i]->data();
+  if (pin_)
+    for (auto* vec : v) {
+      if (vec->capacity() * sizeof(Fr) < (size_t(1) << 20)) continue;  // small: staging is as fast
+      auto handle = pin_(vec->data(), vec->capacity() * sizeof(Fr));
+      if (!handle) {  // not fatal: copies then go through the backend's staging buffers
+        log_->warn("{} event=buffers_pin_failed bytes={} error=\"{}\"", who, vec->capacity() * sizeof(Fr),
+                   handle.message());
+        continue;
+      }
+      set->pins.push_back(std::move(*handle));
+    }
+  size_t made;
+  {
+    std::lock_guard lock(mu_);
+    made = ++made_;
+  }
+  log_->info("{} event=buffers_made bytes={} pinned={} sets_made={} ms={:.0f}", who, shape.bytes(),
+             set->pins.size(), made,
+             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  PartitionBuffers lease;
+  lease.pool_ = this;
+  lease.set_ = std::move(set);
+  return lease;
+}
+
+void PartitionBufferPool::give_back(std::unique_ptr<PartitionBuffers::Set> set) {
+  if (!set->intact()) {
+    // A vector was reallocated under its pin: never reuse it (and the old range is gone).
+    log_->warn("event=buffers_dropped reason=\"a vector moved while lent\" bytes={}", set->shape.bytes());
+    return;
+  }
+  std::unique_ptr<PartitionBuffers::Set> drop;  // freed outside the lock
+  std::lock_guard lock(mu_);
+  if (max_idle_ == 0) {
+    drop = std::move(set);
+    return;
+  }
+  idle_.push_back(std::move(set));
+  if (idle_.size() > max_idle_) {
+    drop = std::move(idle_.front());
+    idle_.erase(idle_.begin());
+  }
+}
+
+uint64_t PartitionBufferPool::drop_idle(uint64_t bytes) {
+  std::vector<std::unique_ptr<PartitionBuffers::Set>> drop;
+  uint64_t freed = 0;
+  {
+    std::lock_guard lock(mu_);
+    while (freed < bytes && !idle_.empty()) {
+      freed += idle_.front()->shape.bytes();
+      drop.push_back(std::move(idle_.front()));
+      idle_.erase(idle_.begin());
+    }
+  }
+  if (!drop.empty())
+    log_->info("event=buffers_dropped sets={} bytes={} reason=\"host budget\"", drop.size(), freed);
+  return freed;
+}
+
+size_t PartitionBufferPool::idle() const {
+  std::lock_guard lock(mu_);
+  return idle_.size();
+}
+
+uint64_t PartitionBufferPool::idle_bytes() const {
+  std::lock_guard lock(mu_);
+  uint64_t n = 0;
+  for (const auto& s : idle_) n += s->shape.bytes();
+  return n;
+}
+
+size_t PartitionBufferPool::made() const {
+  std::lock_guard lock(mu_);
+  return made_;
+}
+
+}  // namespace cuzk::engine

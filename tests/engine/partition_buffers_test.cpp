@@ -1,0 +1,221 @@
+// The partition buffer pool: sets are reused in place, pinned once, accounted in the host budget,
+// dropped under pressure or when they moved; and the engine reuses them across partitions.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "engine/partition_buffers.hpp"
+#include "r1cs/circuits/circuit.hpp"
+#include "tests/engine/test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using testing::test_logger;
+
+// 2^15 Fr = 1 MiB per vector: large enough to be pinned.
+constexpr BufferShape kShape{uint64_t(1) << 15, uint64_t(1) << 15};
+
+struct PinCounter {
+  std::atomic<int> pinned{0}, live{0};
+  HostPinner pinner() {
+    return [this](const void*, size_t bytes) -> Result<std::shared_ptr<void>> {
+      if (bytes == 0) return make_error("empty range");
+      ++pinned;
+      ++live;
+      return std::shared_ptr<void>(reinterpret_cast<void*>(1), [this](void*) { --live; });
+    };
+  }
+};
+
+TEST(MemoryBudget, SplitMovesBytesIntoASecondReservation) {
+  MemoryBudget b("host", 100, test_logger());
+  auto r = b.acquire(80, {}, "p", {});
+  ASSERT_TRUE(r.ok());
+  auto part = r->split(30, "buffers");
+  EXPECT_TRUE(part.held());
+  EXPECT_EQ(part.bytes(), 30u);
+  EXPECT_EQ(r->bytes(), 50u);
+  EXPECT_EQ(b.reserved(), 80u);
+  EXPECT_EQ(b.reservations(), 2u);
+  EXPECT_FALSE(r->split(51, "too much").held());  // more than is left: nothing moves
+  r->release();
+  EXPECT_EQ(b.reserved(), 30u);
+  part.release();
+  EXPECT_EQ(b.reserved(), 0u);
+  EXPECT_EQ(b.reservations(), 0u);
+}
+
+TEST(PartitionBuffers, ASetIsReusedInPlaceAndKeepsItsShareOfTheBudget) {
+  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
+  PinCounter pins;
+  PartitionBufferPool pool(2, pins.pinner(), test_logger());
+  const Fr* a_storage = nullptr;
+  {
+    auto r = host.acquire(kShape.bytes() + 1000, {}, "p0", {});
+    ASSERT_TRUE(r.ok());
+    auto lease = pool.make(kShape, *r, "p0");
+    ASSERT_TRUE(lease.held());
+    EXPECT_TRUE(lease.pinned());
+    EXPECT_EQ(pins.pinned.load(), 4);  // a, b, c and aux
+    EXPECT_EQ(r->bytes(), 1000u);      // the set's share moved to the set
+    r1cs::Assignment as;
+    lease.lend_to(as);
+    EXPECT_TRUE(as.a.empty());
+    EXPECT_GE(as.a.capacity(), kShape.domain);
+    EXPECT_GE(as.aux_assignment.capacity(), kShape.aux);
+    a_storage = as.a.data();
+    as.a.resize(kShape.domain, Fr::one());  // within capacity: the storage stays
+    as.aux_assignment.resize(100);
+    lease.take_back(as);
+    EXPECT_TRUE(as.a.empty());
+    // `r` (the partition's own bytes) and the lease are released here; the set stays idle.
+  }
+  EXPECT_EQ(pool.idle(), 1u);
+  EXPECT_EQ(pool.idle_bytes(), kShape.bytes());
+  EXPECT_EQ(host.reserved(), kShape.bytes());
+  EXPECT_EQ(pins.live.load(), 4);
+
+  EXPECT_FALSE(pool.take_idle({kShape.domain * 2, kShape.aux}).held());  // another shape
+  auto again = pool.take_idle(kShape);
+  ASSERT_TRUE(again.held());
+  EXPECT_EQ(pool.idle(), 0u);
+  r1cs::Assignment as;
+  again.lend_to(as);
+  EXPECT_EQ(as.a.data(), a_storage);
+  EXPECT_TRUE(as.a.empty());  // lent empty, whatever the last partition left
+  again.take_back(as);
+  EXPECT_EQ(pool.made(), 1u);
+  EXPECT_EQ(pins.pinned.load(), 4);  // never pinned twice
+}
+
+TEST(PartitionBuffers, IdleSetsAreBoundedAndDroppedUnderPressure) {
+  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
+  PinCounter pins;
+  PartitionBufferPool pool(2, pins.pinner(), test_logger());
+  {
+    std::vector<PartitionBuffers> leases;
+    for (int i = 0; i < 3; ++i) {
+      auto r = host.acquire(kShape.bytes(), {}, "p", {});
+      ASSERT_TRUE(r.ok());
+      leases.push_back(pool.make(kShape, *r, "p"));
+    }
+    EXPECT_EQ(host.reserved(), 3 * kShape.bytes());
+  }
+  EXPECT_EQ(pool.idle(), 2u);  // the third is freed at once
+  EXPECT_EQ(host.reserved(), 2 * kShape.bytes());
+  EXPECT_EQ(pins.live.load(), 8);
+  EXPECT_EQ(pool.drop_idle(1), kShape.bytes());  // one set covers one byte
+  EXPECT_EQ(pool.idle(), 1u);
+  EXPECT_EQ(pool.drop_idle(UINT64_MAX), kShape.bytes());
+  EXPECT_EQ(pool.idle(), 0u);
+  EXPECT_EQ(host.reserved(), 0u);
+  EXPECT_EQ(pins.live.load(), 0);
+  EXPECT_EQ(pool.drop_idle(1), 0u);
+}
+
+TEST(PartitionBuffers, NoIdleSetsKeptWhenTheLimitIsZero) {
+  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
+  PartitionBufferPool pool(0, {}, test_logger());
+  {
+    auto r = host.acquire(kShape.bytes(), {}, "p", {});
+    ASSERT_TRUE(r.ok());
+    auto lease = pool.make(kShape, *r, "p");
+    EXPECT_FALSE(lease.pinned());  // no pinner: ordinary memory
+  }
+  EXPECT_EQ(pool.idle(), 0u);
+  EXPECT_EQ(host.reserved(), 0u);
+}
+
+TEST(PartitionBuffers, ASetWhoseVectorMovedIsNotReused) {
+  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
+  PinCounter pins;
+  PartitionBufferPool pool(2, pins.pinner(), test_logger());
+  {
+    auto r = host.acquire(kShape.bytes(), {}, "p", {});
+    ASSERT_TRUE(r.ok());
+    auto lease = pool.make(kShape, *r, "p");
+    r1cs::Assignment as;
+    lease.lend_to(as);
+    as.b.resize(kShape.domain * 2);  // beyond capacity: reallocated
+    lease.take_back(as);
+  }
+  EXPECT_EQ(pool.idle(), 0u);
+  EXPECT_EQ(host.reserved(), 0u);
+  EXPECT_EQ(pins.live.load(), 0);
+}
+
+// Through the engine: many partitions, few sets, every proof verifying, nothing left reserved but
+// the idle sets; and a partition given already synthesized is copied into a pooled set.
+TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
+  EngineConfig c = testing::cpu_config(1, 2);
+  c.synthesis_workers = 2;
+  auto made = Engine::create(std::move(c));
+  ASSERT_TRUE(made.ok()) << made.message();
+  Engine& engine = **made;
+  // Jobs one after another: the first one's partitions make the sets (at most its 4 partitions
+  // in flight), the later ones find them idle.
+  const auto run = [&](JobRequest r) {
+    auto id = engine.submit(std::move(r));
+    ASSERT_TRUE(id.ok()) << id.message();
+    auto res = engine.await(*id, std::chrono::seconds(120));
+    ASSERT_TRUE(res.ok()) << res.message();
+    EXPECT_EQ(res->state, JobState::done) << res->error;
+  };
+  for (int j = 0; j < 4; ++j) {
+    JobRequest r;
+    r.params = "tiny";
+    for (int p = 0; p < 4; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
+    run(std::move(r));
+  }
+  {  // one already-synthesized partition
+    auto circuit = r1cs::make_sample_circuit(testing::tiny_spec());
+    ASSERT_TRUE(circuit.ok());
+    auto as = r1cs::synthesize_for_proving(**circuit);
+    ASSERT_TRUE(as.ok()) << as.message();
+    JobRequest r;
+    r.params = "tiny";
+    r.partitions.emplace_back(SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))});
+    run(std::move(r));
+  }
+  testing::wait_until_idle(engine);
+  const EngineStatus s = engine.status();
+  EXPECT_GE(s.buffer_sets_made, 1u);
+  EXPECT_LE(s.buffer_sets_made, 4u);  // 17 partitions, one job (≤ 4 partitions) at a time
+  EXPECT_EQ(s.buffer_sets_idle, s.buffer_sets_made);
+  EXPECT_EQ(s.host_reserved, s.buffer_idle_bytes);  // every partition's own share went back
+  EXPECT_GT(s.buffer_idle_bytes, 0u);
+}
+
+// Idle sets of one shape give way when a partition of another shape needs their memory: with a
+// host budget that holds one partition, a larger circuit's job follows a small one's.
+TEST(PartitionBuffers, IdleSetsGiveWayUnderPressure) {
+  r1cs::SampleSpec big = testing::tiny_spec();
+  big.log_domain = 8;
+  auto big_set = make_param_set("big", testing::key_for(big));
+  ASSERT_TRUE(big_set.ok());
+  EngineConfig c = testing::cpu_config(1, 1);
+  c.synthesis_workers = 1;
+  c.keys["big"] = testing::key_for(big);
+  c.host_memory_budget = partition_host_bytes(**big_set) + 1024;
+  auto made = Engine::create(std::move(c));
+  ASSERT_TRUE(made.ok()) << made.message();
+  Engine& engine = **made;
+  for (const auto& [params, spec] : {std::pair{"tiny", testing::tiny_spec()}, std::pair{"big", big}}) {
+    JobRequest r;
+    r.params = params;
+    r.partitions.emplace_back(SampleInput{spec});
+    auto id = engine.submit(std::move(r));
+    ASSERT_TRUE(id.ok()) << id.message();
+    auto res = engine.await(*id, std::chrono::seconds(60));
+    ASSERT_TRUE(res.ok()) << res.message();
+    EXPECT_EQ(res->state, JobState::done) << res->error;
+  }
+  const EngineStatus s = testing::wait_until_idle(engine);
+  EXPECT_EQ(s.buffer_sets_made, 2u);
+  EXPECT_EQ(s.buffer_sets_idle, 1u);  // the small one was dropped for the large one
+  EXPECT_EQ(s.buffer_idle_bytes, buffer_shape(**big_set).bytes());
+}
+
+}  // namespace
+}  // namespace cuzk::engine
