@@ -76,10 +76,13 @@ Status Engine::Impl::start() {
                                         config.trusted_params, log, config.devices.pin_host);
   size_t device_workers = 0;
   for (const auto& d : config.devices.devices) device_workers += d.workers;
-  buffers = std::make_unique<PartitionBufferPool>(config.idle_buffer_sets >= 0
-                                                      ? size_t(config.idle_buffer_sets)
-                                                      : config.synthesis_workers + device_workers,
-                                                  config.devices.pin_host, log);
+  partitions_ahead =
+      config.max_partitions_ahead ? config.max_partitions_ahead : config.synthesis_workers + device_workers;
+  // By default as many idle sets as partitions can be in flight, so that none is freed (and
+  // unpinned) in a steady stream.
+  buffers = std::make_unique<PartitionBufferPool>(
+      config.idle_buffer_sets >= 0 ? size_t(config.idle_buffer_sets) : partitions_ahead + device_workers,
+      config.devices.pin_host, log);
   params->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
@@ -358,6 +361,7 @@ std::vector<WorkPtr> Engine::Impl::close_job_locked(JobRecord& job, JobState sta
     }
   }
   done_cv_.notify_all();
+  work_cv_.notify_all();  // fewer partitions ahead of the devices now
   return drop;
 }
 

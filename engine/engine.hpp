@@ -65,6 +65,11 @@ struct EngineConfig {
   // devices can pin; engine/partition_buffers.hpp). -1: synthesis workers + device workers;
   // 0: none kept. Idle sets count against the host budget and are dropped first under pressure.
   int idle_buffer_sets = -1;
+  // Partitions synthesized (or being synthesized) ahead of the devices: a synthesis worker starts
+  // the next partition only while fewer wait for a device, unless it outranks all of them. The
+  // devices are the bottleneck, so running further ahead only holds memory (and pins buffers).
+  // 0: synthesis workers + device workers.
+  unsigned max_partitions_ahead = 0;
 
   DeviceSet devices;  // devices, their workers' backend factory and the memory planner
 

@@ -89,6 +89,7 @@ struct Engine::Impl {
   void synthesis_worker(unsigned n);
   void device_worker(DeviceState& dev, uint32_t worker);
   void synthesize(WorkPtr item, unsigned n);
+  bool may_synthesize_locked() const;  // mu_ held: EngineConfig::max_partitions_ahead
   void prove(WorkPtr item, DeviceState& dev, uint32_t worker, ComputeBackend& backend);
   void stage_failed(WorkPtr item, DeviceState& dev, const std::string& error, bool device_fault);
   void partition_done(WorkPtr item, const Proof& proof);
@@ -118,6 +119,7 @@ struct Engine::Impl {
   std::map<JobId, std::shared_ptr<JobRecord>> jobs_;
   std::map<QueueKey, WorkPtr> synth_queue_, device_queue_;
   uint32_t synthesizing_ = 0, proving_ = 0;
+  size_t partitions_ahead = 0;  // EngineConfig::max_partitions_ahead resolved
   uint64_t jobs_done_ = 0, jobs_failed_ = 0, jobs_cancelled_ = 0;
   JobId next_id_ = 1;  // without a journal
   bool paused_ = false;

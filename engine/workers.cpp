@@ -29,7 +29,7 @@ std::string worker_context(const WorkItem& w, const std::string& worker, int dev
 void Engine::Impl::synthesis_worker(unsigned n) {
   std::unique_lock lock(mu_);
   for (;;) {
-    work_cv_.wait(lock, [&] { return stopping_ || (!paused_ && !synth_queue_.empty()); });
+    work_cv_.wait(lock, [&] { return stopping_ || (!paused_ && !synth_queue_.empty() && may_synthesize_locked()); });
     if (stopping_) return;
     auto node = synth_queue_.extract(synth_queue_.begin());
     WorkPtr item = std::move(node.mapped());
@@ -39,7 +39,15 @@ void Engine::Impl::synthesis_worker(unsigned n) {
     synthesize(std::move(item), n);
     lock.lock();
     --synthesizing_;
+    work_cv_.notify_all();  // whether or not it reached the device queue, one fewer is ahead
   }
+}
+
+bool Engine::Impl::may_synthesize_locked() const {
+  if (device_queue_.size() + synthesizing_ < partitions_ahead) return true;
+  // A partition that outranks every one waiting for a device (a WinningPoSt behind PoRep
+  // partitions) is never held back.
+  return device_queue_.empty() || synth_queue_.begin()->first < device_queue_.begin()->first;
 }
 
 void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
@@ -154,6 +162,7 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
     ++dev.busy;
     ++proving_;
     lock.unlock();
+    work_cv_.notify_all();  // a synthesis worker held back by max_partitions_ahead may start
     prove(std::move(item), dev, worker, **backend);
     lock.lock();
     --dev.busy;

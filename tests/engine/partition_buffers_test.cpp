@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "engine/fault_injection.hpp"
 #include "engine/partition_buffers.hpp"
 #include "r1cs/circuits/circuit.hpp"
 #include "tests/engine/test_util.hpp"
@@ -215,6 +216,41 @@ TEST(PartitionBuffers, IdleSetsGiveWayUnderPressure) {
   EXPECT_EQ(s.buffer_sets_made, 2u);
   EXPECT_EQ(s.buffer_sets_idle, 1u);  // the small one was dropped for the large one
   EXPECT_EQ(s.buffer_idle_bytes, buffer_shape(**big_set).bytes());
+}
+
+// Synthesis runs at most max_partitions_ahead partitions ahead of a slow device, so a long job
+// holds (and pins) a few buffer sets instead of one per partition.
+TEST(PartitionBuffers, SynthesisStaysABoundedDistanceAheadOfTheDevices) {
+  EngineConfig c = testing::cpu_config(1, 1);
+  c.synthesis_workers = 2;
+  c.max_partitions_ahead = 2;
+  c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor&, uint32_t) {
+    FaultPlan p;
+    p.delay = std::chrono::milliseconds(5);
+    return p;
+  });
+  auto made = Engine::create(std::move(c));
+  ASSERT_TRUE(made.ok()) << made.message();
+  Engine& engine = **made;
+  JobRequest r;
+  r.params = "tiny";
+  for (int p = 0; p < 12; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
+  auto id = engine.submit(std::move(r));
+  ASSERT_TRUE(id.ok()) << id.message();
+  uint32_t most_ahead = 0;
+  for (;;) {
+    const EngineStatus s = engine.status();
+    most_ahead = std::max(most_ahead, s.partitions_waiting_device + s.partitions_synthesizing);
+    if (s.jobs_done + s.jobs_failed > 0) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  auto res = engine.await(*id, std::chrono::seconds(60));
+  ASSERT_TRUE(res.ok()) << res.message();
+  EXPECT_EQ(res->state, JobState::done) << res->error;
+  EXPECT_LE(most_ahead, 2u);
+  EXPECT_GE(most_ahead, 1u);
+  const EngineStatus s = testing::wait_until_idle(engine);
+  EXPECT_LE(s.buffer_sets_made, 3u);  // two ahead and one on the device
 }
 
 }  // namespace
