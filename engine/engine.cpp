@@ -82,7 +82,7 @@ Status Engine::Impl::start() {
   // unpinned) in a steady stream.
   buffers = std::make_unique<PartitionBufferPool>(
       config.idle_buffer_sets >= 0 ? size_t(config.idle_buffer_sets) : partitions_ahead + device_workers,
-      config.devices.pin_host, log);
+      config.devices.pin_host, log, config.synthesis_threads);
   params->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;

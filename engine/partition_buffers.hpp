@@ -11,6 +11,7 @@
 // up to a limit and are the first thing dropped when the budget runs short.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -63,8 +64,9 @@ class PartitionBuffers {
 class PartitionBufferPool {
  public:
   // `max_idle`: sets kept when no partition uses them (0: none are kept; every set is freed when
-  // its partition is done). `pin` may be empty (no device to pin for).
-  PartitionBufferPool(size_t max_idle, HostPinner pin, Logger log);
+  // its partition is done). `pin` may be empty (no device to pin for). `touch_threads`: threads
+  // that map a new set's pages before it is pinned.
+  PartitionBufferPool(size_t max_idle, HostPinner pin, Logger log, unsigned touch_threads = 1);
   ~PartitionBufferPool();
 
   // An idle set of this shape, or none.
@@ -88,6 +90,7 @@ class PartitionBufferPool {
   const size_t max_idle_;
   const HostPinner pin_;
   const Logger log_;
+  const unsigned touch_threads_;
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<PartitionBuffers::Set>> idle_;  // most recently returned last
   size_t made_ = 0;

@@ -29,7 +29,8 @@ std::string worker_context(const WorkItem& w, const std::string& worker, int dev
 void Engine::Impl::synthesis_worker(unsigned n) {
   std::unique_lock lock(mu_);
   for (;;) {
-    work_cv_.wait(lock, [&] { return stopping_ || (!paused_ && !synth_queue_.empty() && may_synthesize_locked()); });
+    work_cv_.wait(
+        lock, [&] { return stopping_ || (!paused_ && !synth_queue_.empty() && may_synthesize_locked()); });
     if (stopping_) return;
     auto node = synth_queue_.extract(synth_queue_.begin());
     WorkPtr item = std::move(node.mapped());
