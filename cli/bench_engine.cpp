@@ -54,6 +54,7 @@ struct EngineBenchArgs {
   unsigned winning_log_domain = 20;
   unsigned synthesis_workers = 2;
   unsigned synthesis_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+  unsigned partitions_ahead = 0;
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool verbose = false;
@@ -295,6 +296,7 @@ int bench_engine(const EngineBenchArgs& args) {
   config.host_memory_budget = *host_budget;
   config.synthesis_workers = args.synthesis_workers;
   config.synthesis_threads = args.synthesis_threads;
+  config.max_partitions_ahead = args.partitions_ahead;
   config.keys["porep"] = porep_key->key;
   config.keys["winning"] = winning_key->key;
   config.ignore_verify_for_benchmarks = true;  // fake keys: proofs cannot verify
@@ -487,6 +489,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"host_budget", *host_budget},
       {"synthesis_workers", args.synthesis_workers},
       {"synthesis_threads", args.synthesis_threads},
+      {"partitions_ahead", args.partitions_ahead},
       {"presynthesized", args.presynthesized},
       {"log_domain", args.log_domain},
       {"constraints", porep_key->constraints},
@@ -555,6 +558,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_option("--synthesis-workers", args->synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str();
   cmd->add_option("--synthesis-threads", args->synthesis_threads, "Threads per synthesis")
+      ->capture_default_str();
+  cmd->add_option("--partitions-ahead", args->partitions_ahead,
+                  "Partitions synthesized ahead of the devices (0: synthesis + device workers)")
       ->capture_default_str();
   cmd->add_option("--host-budget", args->host_budget,
                   "Engine host memory budget (e.g. 64G; default: 3/4 of RAM; the fake keys are outside it)");

@@ -186,6 +186,12 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   CUZK_TRY_STATUS(e.get_size("host_memory_budget", c.host_memory_budget));
   CUZK_TRY_STATUS(e.get_uint("synthesis_workers", c.synthesis_workers));
   CUZK_TRY_STATUS(e.get_uint("synthesis_threads", c.synthesis_threads));
+  CUZK_TRY_STATUS(e.get_uint("max_partitions_ahead", c.max_partitions_ahead));
+  if (*engine && (*engine)->contains("idle_buffer_sets")) {
+    uint32_t idle = 0;
+    CUZK_TRY_STATUS(e.get_uint("idle_buffer_sets", idle));
+    c.idle_buffer_sets = idle;
+  }
   CUZK_TRY_STATUS(e.get_uint("max_attempts", c.max_attempts));
   CUZK_TRY_STATUS(e.get_uint("quarantine_after", c.quarantine_after));
   CUZK_TRY_STATUS(e.get_bool("trusted_params", c.trusted_params));

@@ -24,6 +24,8 @@ log_level = "debug"
 journal = "/var/lib/cuzk/journal.db"
 host_memory_budget = "96G"
 synthesis_workers = 4
+max_partitions_ahead = 3
+idle_buffer_sets = 0
 trusted_params = true
 
 [devices]
@@ -48,6 +50,9 @@ preload = ["/a.params", "/b.params"]
   EXPECT_EQ(c.journal, "/var/lib/cuzk/journal.db");
   EXPECT_EQ(c.host_memory_budget, uint64_t(96) << 30);
   EXPECT_EQ(c.synthesis_workers, 4u);
+  EXPECT_EQ(c.max_partitions_ahead, 3u);
+  ASSERT_TRUE(c.idle_buffer_sets.has_value());
+  EXPECT_EQ(*c.idle_buffer_sets, 0u);
   EXPECT_TRUE(c.trusted_params);
   ASSERT_EQ(c.devices.size(), 2u);
   EXPECT_EQ(c.devices[0].vram_budget, uint64_t(20) << 30);
