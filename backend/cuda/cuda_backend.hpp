@@ -8,8 +8,8 @@
 // ends; a failure anywhere (allocation, kernel) comes back as a Status and leaves the device clean.
 //
 // Base arrays of a parameter set can stay resident between proofs: the backend keeps an MSM
-// context (bases uploaded, multiples precomputed) per base array it has seen, as long as the
-// resident total stays within `resident_fraction` of the budget.
+// context (bases uploaded, multiples precomputed) per base array it has seen, all of them sharing
+// one work area, as long as the resident total stays within `resident_fraction` of the budget.
 #pragma once
 
 #include <cstddef>
@@ -34,8 +34,9 @@ struct CudaBackendOptions {
   double resident_fraction = 0.75;
   // Precomputed multiples per base for resident bases (1: none). Costs m × the base array.
   unsigned precompute = 1;
-  // Points per pass of a resident MSM context (0: 2^24). A pass's work buffers (digits, sort,
-  // buckets) scale with it — about 8 GiB per G1 context at 2^24 — and the bases do not.
+  // Points per pass of a resident MSM context (0: 2^25). A pass's work buffers (digits, sort,
+  // buckets) scale with it — about 8 GiB for G1 at 2^24 — and the bases do not; all resident
+  // contexts share one work area (MsmWorkspace), as large as the largest of them needs.
   size_t resident_pass_points = 0;
   // Host threads copying pageable host memory into the pinned staging slots (HostStager);
   // 0: half the hardware threads, at most 8.

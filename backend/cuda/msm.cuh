@@ -56,6 +56,30 @@ size_t xyzz_bytes() {
   return sizeof(curve::xyzz_t<typename Affine::field, typename Affine::params>);
 }
 
+// A context's work buffers: spans of one MsmWorkspace, carved by carve_work.
+template <class Affine>
+struct Work {
+  using Xyzz = curve::xyzz_t<typename Affine::field, typename Affine::params>;
+  DeviceSpan<Affine> base_stage[2];
+  DeviceSpan<Fr> scalar_stage[2];
+  DeviceSpan<uint64_t> density;
+  DeviceSpan<uint32_t> word_rank;
+  DeviceSpan<uint32_t> keys[2], vals[2];
+  DeviceSpan<uint8_t> cub_tmp;
+  DeviceSpan<uint32_t> off_entries, counts, off_items[2];
+  DeviceSpan<Xyzz> part[2];
+  DeviceSpan<Xyzz> buckets;
+  DeviceSpan<uint32_t> item_len[2], item_ids[2];  // length-sorted schedule of the accumulation
+  DeviceSpan<Xyzz> lvl_L, lvl_A[2], fold_tmp[2], lvl_sums;
+};
+
+inline constexpr size_t kWorkAlign = 256;
+
+// Lays the work buffers of layout L out from `base` (nullptr: sizes only, for plan()) and returns
+// the bytes they span. plan() and create() both call it, so MsmPlan::work_bytes is exact.
+template <class Affine>
+size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* base, Work<Affine>& w);
+
 template <class Affine>
 Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streamed) {
   if (max_points == 0) return make_error("MSM: max_points must be positive");
@@ -111,8 +135,6 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
                         "cub::DeviceRadixSort::SortPairsDescending (size)"));
   L.cub_bytes = std::max({sort_bytes, scan_bytes, max_bytes, order_bytes, size_t(256)});
 
-  const size_t xb = xyzz_bytes<Affine>();
-  const size_t T = size_t(S) * L.level0;
   MsmPlan& p = L.plan;
   p.window_bits = c;
   p.windows = W;
@@ -121,26 +143,59 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   p.bucket_run = L.run;
   p.chunk_points = C;
   p.base_bytes = streamed ? 0 : size_t(m) * max_points * sizeof(Affine);
-  p.work_bytes = 2 * C * sizeof(Fr)                                 // scalar staging, two buffers
-                 + (streamed ? 2 * C * sizeof(Affine) : 0)          // base staging
-                 + L.words * (sizeof(uint64_t) + sizeof(uint32_t))  // density and word ranks
-                 + 4 * L.entries * sizeof(uint32_t)                 // keys and values, double-buffered
-                 + L.cub_bytes                                      //
-                 + 4 * (size_t(L.KZ) + 1) * sizeof(uint32_t)        // offsets: entries, counts, two item sets
-                 + (L.cap_a + L.cap_b) * xb                         // partial sums
-                 + 4 * L.cap_a * sizeof(uint32_t)                   // item schedule, double-buffered
-                 + size_t(L.KZ) * xb                                // buckets
-                 +
-                 (3 * T + 2 * size_t(S) * ceil_div(L.level0, 16) + size_t(S) * kMaxLevels) * xb;  // reduction
+  Work<Affine> sizing;
+  p.work_bytes = carve_work<Affine>(L, streamed, -1, nullptr, sizing);
   return L;
+}
+
+template <class Affine>
+size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* base, Work<Affine>& w) {
+  size_t off = 0;
+  const auto take = [&]<class T>(DeviceSpan<T>& span, size_t n) {
+    off = ceil_div(off, kWorkAlign) * kWorkAlign;
+    span = DeviceSpan<T>(device, base ? reinterpret_cast<T*>(base + off) : nullptr, n);
+    off += n * sizeof(T);
+  };
+  const size_t C = L.plan.chunk_points, S = L.plan.sets, T = std::max<size_t>(1, S * L.level0);
+  for (int b = 0; b < 2; ++b) {
+    take(w.scalar_stage[b], C);
+    if (streamed) take(w.base_stage[b], C);
+    take(w.keys[b], L.entries);
+    take(w.vals[b], L.entries);
+    take(w.off_items[b], size_t(L.KZ) + 1);
+  }
+  take(w.density, L.words);
+  take(w.word_rank, L.words);
+  take(w.cub_tmp, L.cub_bytes);
+  take(w.off_entries, size_t(L.KZ) + 1);
+  take(w.counts, size_t(L.KZ) + 1);
+  take(w.part[0], L.cap_a);
+  take(w.part[1], L.cap_b);
+  take(w.buckets, size_t(L.KZ));
+  for (int b = 0; b < 2; ++b) {
+    take(w.item_len[b], L.cap_a);
+    take(w.item_ids[b], L.cap_a);
+  }
+  // Reduction: level outputs L and A (A ping-pongs between levels), fold scratch, one sum per level.
+  take(w.lvl_L, T);
+  for (int b = 0; b < 2; ++b) {
+    take(w.lvl_A[b], T);
+    take(w.fold_tmp[b], std::max<size_t>(1, S * ceil_div(L.level0, 16)));
+  }
+  take(w.lvl_sums, S * kMaxLevels);
+  return ceil_div(off, kWorkAlign) * kWorkAlign;
 }
 
 }  // namespace msm_detail
 
 template <class Affine>
-struct Msm<Affine>::State {
+struct Msm<Affine>::State : msm_detail::Work<Affine> {
   using F = typename Affine::field;
   using Xyzz = curve::xyzz_t<F, typename Affine::params>;
+  using W = msm_detail::Work<Affine>;
+  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::keys, W::vals, W::cub_tmp, W::off_entries,
+      W::counts, W::off_items, W::part, W::buckets, W::item_len, W::item_ids, W::lvl_L, W::lvl_A, W::fold_tmp,
+      W::lvl_sums;
 
   int device = -1;
   msm_detail::Layout L;
@@ -156,17 +211,19 @@ struct Msm<Affine>::State {
   size_t nbases = 0;
   bool have_bases = false;
 
-  DeviceBuffer<Affine> base_stage[2];
-  DeviceBuffer<Fr> scalar_stage[2];
-  DeviceBuffer<uint64_t> density;
-  DeviceBuffer<uint32_t> word_rank;
-  DeviceBuffer<uint32_t> keys[2], vals[2];
-  DeviceBuffer<uint8_t> cub_tmp;
-  DeviceBuffer<uint32_t> off_entries, counts, off_items[2];
-  DeviceBuffer<Xyzz> part[2];
-  DeviceBuffer<Xyzz> buckets;
-  DeviceBuffer<uint32_t> item_len[2], item_ids[2];  // length-sorted schedule of the accumulation
-  DeviceBuffer<Xyzz> lvl_L, lvl_A[2], fold_tmp[2], lvl_sums;
+  std::shared_ptr<MsmWorkspace> workspace;  // the work buffers (msm_detail::Work) live in it
+
+  // Carves the work buffers out of `ws` (of this device, large enough).
+  Status bind(std::shared_ptr<MsmWorkspace> ws) {
+    if (!ws) return make_error("MSM: no workspace");
+    if (ws->device() != device) return make_error("MSM: a workspace of another device");
+    if (ws->bytes() < L.plan.work_bytes)
+      return make_error("MSM: workspace of " + std::to_string(ws->bytes()) + " bytes for a context that needs " +
+                        std::to_string(L.plan.work_bytes));
+    msm_detail::carve_work<Affine>(L, streamed, device, ws->data(), *this);
+    workspace = std::move(ws);
+    return Status::Ok();
+  }
   Xyzz* host_sets = nullptr;     // pinned: level sums (kMaxLevels per set), then the last level's elements
   uint32_t* host_max = nullptr;  // pinned: [0] most items in a bucket, [1] item total
 
@@ -210,7 +267,7 @@ Result<MsmPlan> Msm<Affine>::plan(size_t max_points, const MsmConfig& config, bo
 
 template <class Affine>
 Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const MsmConfig& config,
-                                        bool streamed_bases) {
+                                        bool streamed_bases, std::shared_ptr<MsmWorkspace> workspace) {
   auto g = DeviceGuard::enter(device);
   if (!g) return g.error();
   auto L = msm_detail::make_layout<Affine>(max_points, config, streamed_bases);
@@ -222,7 +279,6 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
   st->L = *L;
   st->streamed = streamed_bases;
   const auto& lay = st->L;
-  const size_t C = lay.plan.chunk_points;
   for (int b = 0; b < 2; ++b) {
     CUZK_TRY_STATUS(
         check(cudaEventCreateWithFlags(&st->copied[b], cudaEventDisableTiming), "cudaEventCreate"));
@@ -238,44 +294,24 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
   if (st->profile)
     for (cudaEvent_t& e : st->ev) CUZK_TRY_STATUS(check(cudaEventCreate(&e), "cudaEventCreate"));
 
-      // Every device allocation of the context, in plan order (MsmPlan counts the same bytes).
-#define CUZK_MSM_ALLOC(buf, T, n)                  \
-  do {                                             \
-    auto r_ = DeviceBuffer<T>::alloc(device, (n)); \
-    if (!r_) return r_.error();                    \
-    buf = std::move(*r_);                          \
-  } while (0)
-  using Xyzz = typename State::Xyzz;
-  if (!streamed_bases) CUZK_MSM_ALLOC(st->tables, Affine, size_t(lay.plan.precompute) * max_points);
-  for (int b = 0; b < 2; ++b) {
-    CUZK_MSM_ALLOC(st->scalar_stage[b], Fr, C);
-    if (streamed_bases) CUZK_MSM_ALLOC(st->base_stage[b], Affine, C);
-    CUZK_MSM_ALLOC(st->keys[b], uint32_t, lay.entries);
-    CUZK_MSM_ALLOC(st->vals[b], uint32_t, lay.entries);
-    CUZK_MSM_ALLOC(st->off_items[b], uint32_t, size_t(lay.KZ) + 1);
+  // The context's own allocations: the bases' tables, and the work area unless one is shared.
+  if (!streamed_bases) {
+    auto t = DeviceBuffer<Affine>::alloc(device, size_t(lay.plan.precompute) * max_points);
+    if (!t) return t.error();
+    st->tables = std::move(*t);
   }
-  CUZK_MSM_ALLOC(st->density, uint64_t, lay.words);
-  CUZK_MSM_ALLOC(st->word_rank, uint32_t, lay.words);
-  CUZK_MSM_ALLOC(st->cub_tmp, uint8_t, lay.cub_bytes);
-  CUZK_MSM_ALLOC(st->off_entries, uint32_t, size_t(lay.KZ) + 1);
-  CUZK_MSM_ALLOC(st->counts, uint32_t, size_t(lay.KZ) + 1);
-  CUZK_MSM_ALLOC(st->part[0], Xyzz, lay.cap_a);
-  CUZK_MSM_ALLOC(st->part[1], Xyzz, lay.cap_b);
-  CUZK_MSM_ALLOC(st->buckets, Xyzz, lay.KZ);
-  for (int b = 0; b < 2; ++b) {
-    CUZK_MSM_ALLOC(st->item_len[b], uint32_t, lay.cap_a);
-    CUZK_MSM_ALLOC(st->item_ids[b], uint32_t, lay.cap_a);
+  if (!workspace) {
+    auto ws = MsmWorkspace::create(device, lay.plan.work_bytes);
+    if (!ws) return ws.error();
+    workspace = std::move(*ws);
   }
-  // Reduction: level outputs L and A (A ping-pongs between levels), fold scratch, one sum per level.
-  const size_t S = lay.plan.sets, T = std::max<size_t>(1, S * lay.level0);
-  CUZK_MSM_ALLOC(st->lvl_L, Xyzz, T);
-  for (int b = 0; b < 2; ++b) {
-    CUZK_MSM_ALLOC(st->lvl_A[b], Xyzz, T);
-    CUZK_MSM_ALLOC(st->fold_tmp[b], Xyzz, std::max<size_t>(1, S * msm_detail::ceil_div(lay.level0, 16)));
-  }
-  CUZK_MSM_ALLOC(st->lvl_sums, Xyzz, S * msm_detail::kMaxLevels);
-#undef CUZK_MSM_ALLOC
+  CUZK_TRY_STATUS(st->bind(std::move(workspace)));
   return Msm(std::move(st));
+}
+
+template <class Affine>
+Status Msm<Affine>::use_workspace(std::shared_ptr<MsmWorkspace> workspace) {
+  return st_->bind(std::move(workspace));
 }
 
 template <class Affine>

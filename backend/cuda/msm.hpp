@@ -83,6 +83,25 @@ struct MsmPlan {
   size_t total_bytes() const { return base_bytes + work_bytes; }
 };
 
+// Device memory for the work buffers (digits, sort, buckets, staging) of MSM contexts that never
+// run at the same time: one backend's resident contexts share one, so keeping five base arrays
+// resident costs five base arrays and one work area, not five.
+class MsmWorkspace {
+ public:
+  static Result<std::shared_ptr<MsmWorkspace>> create(int device, size_t bytes) {
+    auto mem = DeviceBuffer<unsigned char>::alloc(device, bytes);
+    if (!mem) return mem.error();
+    return std::shared_ptr<MsmWorkspace>(new MsmWorkspace(std::move(*mem)));
+  }
+  int device() const { return mem_.device(); }
+  size_t bytes() const { return mem_.size(); }
+  unsigned char* data() const { return mem_.data(); }
+
+ private:
+  explicit MsmWorkspace(DeviceBuffer<unsigned char> mem) : mem_(std::move(mem)) {}
+  DeviceBuffer<unsigned char> mem_;
+};
+
 template <class Affine>
 class Msm {
  public:
@@ -92,9 +111,11 @@ class Msm {
   // for a memory planner. `streamed_bases` plans for bases that stay in host memory.
   static Result<MsmPlan> plan(size_t max_points, const MsmConfig& config = {}, bool streamed_bases = false);
 
-  // A context on `device` for at most `max_points` bases; allocates plan().total_bytes().
+  // A context on `device` for at most `max_points` bases; allocates plan().total_bytes(), or only
+  // plan().base_bytes when `workspace` (of this device, at least plan().work_bytes) is given: the
+  // contexts sharing one must not run at the same time.
   static Result<Msm> create(int device, size_t max_points, const MsmConfig& config = {},
-                            bool streamed_bases = false);
+                            bool streamed_bases = false, std::shared_ptr<MsmWorkspace> workspace = nullptr);
 
   Msm(Msm&&) noexcept;
   Msm& operator=(Msm&&) noexcept;
@@ -104,6 +125,9 @@ class Msm {
 
   const MsmPlan& plan() const;
   int device() const;
+  // Moves the work buffers into `workspace` (same conditions as in create; the old one is released
+  // when nothing else holds it). Not while a run is in flight.
+  Status use_workspace(std::shared_ptr<MsmWorkspace> workspace);
   const MsmTimings& last_timings() const;
 
   // Host inputs (scalars, streamed bases) are copied through `stager` (pinned slots, PCIe speed)

@@ -63,6 +63,29 @@ void device_free(int device, void* p);
 Status copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& s);
 }  // namespace detail
 
+// `n` elements of T in device memory owned by something else (a DeviceBuffer carved into several
+// buffers): the same interface as DeviceBuffer, without ownership.
+template <class T>
+class DeviceSpan {
+ public:
+  DeviceSpan() = default;
+  DeviceSpan(int device, T* p, size_t n) : device_(device), p_(p), n_(n) {}
+
+  T* data() const { return p_; }
+  size_t size() const { return n_; }
+  int device() const { return device_; }
+
+  Status upload(const T* host, size_t n, const Stream& s) {
+    if (n > n_) return make_error("DeviceSpan::upload: more elements than the span holds");
+    return detail::copy_async(p_, host, n * sizeof(T), cudaMemcpyHostToDevice, s);
+  }
+
+ private:
+  int device_ = -1;
+  T* p_ = nullptr;
+  size_t n_ = 0;
+};
+
 // `n` elements of trivially copyable T in device memory of one device; contents uninitialized.
 template <class T>
 class DeviceBuffer {

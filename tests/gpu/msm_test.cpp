@@ -307,6 +307,71 @@ TEST(GpuMsm, Errors) {
   EXPECT_GT(plan->total_bytes(), (size_t(1) << 20) * sizeof(G1Affine));
 }
 
+// Contexts sharing one work area (as a backend's resident contexts do), run in turn, match the CPU;
+// moving them all to a larger area keeps them right; an area too small or of nothing is an error.
+TEST(GpuMsm, SharedWorkspace) {
+  CUZK_REQUIRE_GPU();
+  const uint64_t seed = gputest::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  auto s = Stream::create(test_device());
+  CUZK_ASSERT_OK(s);
+  std::vector<Fr> logs;
+  const size_t n1 = 3000, n2 = 70000;
+  const std::vector<G1Affine> b1 = progression<G1Affine>(n1, rng, &logs);
+  const std::vector<G1Affine> b2 = progression<G1Affine>(n2, rng, &logs);
+  const std::vector<G2Affine> b3 = progression<G2Affine>(n1, rng, &logs);
+  MsmConfig chunked;
+  chunked.chunk_points = 16384;  // several passes through the shared buffers
+  auto p1 = Msm<G1Affine>::plan(n1);
+  auto p2 = Msm<G1Affine>::plan(n2, chunked);
+  auto p3 = Msm<G2Affine>::plan(n1);
+  CUZK_ASSERT_OK(p1);
+  CUZK_ASSERT_OK(p2);
+  CUZK_ASSERT_OK(p3);
+  const size_t small = std::max(p1->work_bytes, p3->work_bytes);
+  auto ws = MsmWorkspace::create(test_device(), small);
+  CUZK_ASSERT_OK(ws);
+  auto c1 = Msm<G1Affine>::create(test_device(), n1, {}, false, *ws);
+  auto c3 = Msm<G2Affine>::create(test_device(), n1, {}, false, *ws);
+  CUZK_ASSERT_OK(c1);
+  CUZK_ASSERT_OK(c3);
+  if (p2->work_bytes > small) {  // too small for the third context: a clear error
+    EXPECT_FALSE((Msm<G1Affine>::create(test_device(), n2, chunked, false, *ws).ok()));
+  }
+  EXPECT_FALSE(c1->use_workspace(nullptr).ok());
+  CUZK_ASSERT_OK(c1->set_bases(b1.data(), n1, Memory::host, *s));
+  CUZK_ASSERT_OK(c3->set_bases(b3.data(), n1, Memory::host, *s));
+  const auto check_all = [&](Msm<G1Affine>* c2) {
+    for (int round = 0; round < 2; ++round) {  // in turn, twice: nothing survives in the shared area
+      const std::vector<Fr> s1 = random_scalars(n1, rng), s3 = random_scalars(n1, rng);
+      auto r1 = c1->run(s1.data(), n1, Memory::host, ScalarForm::montgomery, *s);
+      auto r3 = c3->run(s3.data(), n1, Memory::host, ScalarForm::montgomery, *s);
+      CUZK_ASSERT_OK(r1);
+      CUZK_ASSERT_OK(r3);
+      EXPECT_TRUE(*r1 == *cpu::msm<G1Affine>(b1, s1));
+      EXPECT_TRUE(*r3 == *cpu::msm<G2Affine>(b3, s3));
+      if (c2) {
+        const std::vector<Fr> s2 = random_scalars(n2, rng);
+        auto r2 = c2->run(s2.data(), n2, Memory::host, ScalarForm::montgomery, *s);
+        CUZK_ASSERT_OK(r2);
+        EXPECT_TRUE(*r2 == *cpu::msm<G1Affine>(b2, s2));
+      }
+    }
+  };
+  check_all(nullptr);
+  // A larger area for all three, as the backend grows it for a larger context.
+  auto big = MsmWorkspace::create(test_device(), std::max(small, p2->work_bytes));
+  CUZK_ASSERT_OK(big);
+  CUZK_ASSERT_OK(c1->use_workspace(*big));
+  CUZK_ASSERT_OK(c3->use_workspace(*big));
+  auto c2 = Msm<G1Affine>::create(test_device(), n2, chunked, false, *big);
+  CUZK_ASSERT_OK(c2);
+  CUZK_ASSERT_OK(c2->set_bases(b2.data(), n2, Memory::host, *s));
+  ws->reset();  // the first area is gone once no context holds it
+  check_all(&*c2);
+}
+
 // Large sizes: Σ s_i·[k_i]G == [Σ s_i·k_i]G with P_i drawn from a table of 2^16 known multiples
 // by a random index, so a wrong base index or sign shows w.h.p. Runs the precomputed and plain modes.
 template <class A>
