@@ -193,9 +193,9 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   using F = typename Affine::field;
   using Xyzz = curve::xyzz_t<F, typename Affine::params>;
   using W = msm_detail::Work<Affine>;
-  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::keys, W::vals, W::cub_tmp, W::off_entries,
-      W::counts, W::off_items, W::part, W::buckets, W::item_len, W::item_ids, W::lvl_L, W::lvl_A, W::fold_tmp,
-      W::lvl_sums;
+  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::keys, W::vals, W::cub_tmp,
+      W::off_entries, W::counts, W::off_items, W::part, W::buckets, W::item_len, W::item_ids, W::lvl_L,
+      W::lvl_A, W::fold_tmp, W::lvl_sums;
 
   int device = -1;
   msm_detail::Layout L;
@@ -218,8 +218,8 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     if (!ws) return make_error("MSM: no workspace");
     if (ws->device() != device) return make_error("MSM: a workspace of another device");
     if (ws->bytes() < L.plan.work_bytes)
-      return make_error("MSM: workspace of " + std::to_string(ws->bytes()) + " bytes for a context that needs " +
-                        std::to_string(L.plan.work_bytes));
+      return make_error("MSM: workspace of " + std::to_string(ws->bytes()) +
+                        " bytes for a context that needs " + std::to_string(L.plan.work_bytes));
     msm_detail::carve_work<Affine>(L, streamed, device, ws->data(), *this);
     workspace = std::move(ws);
     return Status::Ok();
