@@ -29,6 +29,21 @@ struct PinCounter {
   }
 };
 
+// A set made from a partition reservation of exactly its size (which is then empty and dropped).
+PartitionBuffers make_set(MemoryBudget& host, PartitionBufferPool& pool) {
+  auto r = host.acquire(kShape.bytes(), {}, "p", {});
+  EXPECT_TRUE(r.ok());
+  return r ? pool.make(kShape, *r, "p") : PartitionBuffers{};
+}
+
+// A pool that keeps two idle sets, pinning through a counter.
+class PinnedPool : public ::testing::Test {
+ protected:
+  MemoryBudget host{"host", uint64_t(1) << 30, test_logger()};
+  PinCounter pins;
+  PartitionBufferPool pool{2, pins.pinner(), test_logger()};
+};
+
 TEST(MemoryBudget, SplitMovesBytesIntoASecondReservation) {
   MemoryBudget b("host", 100, test_logger());
   auto r = b.acquire(80, {}, "p", {});
@@ -47,10 +62,7 @@ TEST(MemoryBudget, SplitMovesBytesIntoASecondReservation) {
   EXPECT_EQ(b.reservations(), 0u);
 }
 
-TEST(PartitionBuffers, ASetIsReusedInPlaceAndKeepsItsShareOfTheBudget) {
-  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
-  PinCounter pins;
-  PartitionBufferPool pool(2, pins.pinner(), test_logger());
+TEST_F(PinnedPool, ASetIsReusedInPlaceAndKeepsItsShareOfTheBudget) {
   const Fr* a_storage = nullptr;
   {
     auto r = host.acquire(kShape.bytes() + 1000, {}, "p0", {});
@@ -90,17 +102,10 @@ TEST(PartitionBuffers, ASetIsReusedInPlaceAndKeepsItsShareOfTheBudget) {
   EXPECT_EQ(pins.pinned.load(), 4);  // never pinned twice
 }
 
-TEST(PartitionBuffers, IdleSetsAreBoundedAndDroppedUnderPressure) {
-  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
-  PinCounter pins;
-  PartitionBufferPool pool(2, pins.pinner(), test_logger());
+TEST_F(PinnedPool, IdleSetsAreBoundedAndDroppedUnderPressure) {
   {
     std::vector<PartitionBuffers> leases;
-    for (int i = 0; i < 3; ++i) {
-      auto r = host.acquire(kShape.bytes(), {}, "p", {});
-      ASSERT_TRUE(r.ok());
-      leases.push_back(pool.make(kShape, *r, "p"));
-    }
+    for (int i = 0; i < 3; ++i) leases.push_back(make_set(host, pool));
     EXPECT_EQ(host.reserved(), 3 * kShape.bytes());
   }
   EXPECT_EQ(pool.idle(), 2u);  // the third is freed at once
@@ -119,23 +124,17 @@ TEST(PartitionBuffers, NoIdleSetsKeptWhenTheLimitIsZero) {
   MemoryBudget host("host", uint64_t(1) << 30, test_logger());
   PartitionBufferPool pool(0, {}, test_logger());
   {
-    auto r = host.acquire(kShape.bytes(), {}, "p", {});
-    ASSERT_TRUE(r.ok());
-    auto lease = pool.make(kShape, *r, "p");
+    auto lease = make_set(host, pool);
+    EXPECT_TRUE(lease.held());
     EXPECT_FALSE(lease.pinned());  // no pinner: ordinary memory
   }
   EXPECT_EQ(pool.idle(), 0u);
   EXPECT_EQ(host.reserved(), 0u);
 }
 
-TEST(PartitionBuffers, ASetWhoseVectorMovedIsNotReused) {
-  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
-  PinCounter pins;
-  PartitionBufferPool pool(2, pins.pinner(), test_logger());
+TEST_F(PinnedPool, ASetWhoseVectorMovedIsNotReused) {
   {
-    auto r = host.acquire(kShape.bytes(), {}, "p", {});
-    ASSERT_TRUE(r.ok());
-    auto lease = pool.make(kShape, *r, "p");
+    auto lease = make_set(host, pool);
     r1cs::Assignment as;
     lease.lend_to(as);
     as.b.resize(kShape.domain * 2);  // beyond capacity: reallocated
