@@ -102,6 +102,24 @@ TEST(CApi, ProvesAndReportsErrors) {
       CUZK_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find("modulus"), std::string::npos) << err.message;
 
+  // Large vectors are decoded on several threads: the error still names the first bad scalar.
+  {
+    const size_t n = (size_t(1) << 18) + 3;
+    std::vector<uint8_t> many(n * CUZK_SCALAR_BYTES, 0);
+    for (size_t i = 0; i < n; ++i) many[i * CUZK_SCALAR_BYTES] = uint8_t(i);
+    for (size_t i : {size_t(200000), size_t(70001)})
+      std::fill_n(many.begin() + i * CUZK_SCALAR_BYTES, 32, 0xff);
+    cuzk_partition big{};
+    big.a = big.b = big.c = many.data();
+    big.num_constraints = n;
+    big.inputs = one.data();
+    big.num_inputs = 1;
+    EXPECT_EQ(cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &big, 1,
+                                      &id, &err),
+              CUZK_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(err.message).find("a[70001] is not below"), std::string::npos) << err.message;
+  }
+
   // A raw partition that does not fit the key fails at synthesis with a clear error.
   p.a = one.data();
   p.b = one.data();
