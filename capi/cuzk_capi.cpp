@@ -5,11 +5,11 @@
 #include <cstring>
 #include <new>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cuzk.h"
 #include "engine/engine.hpp"
+#include "io/scalars.hpp"
 
 struct cuzk_engine {
   std::unique_ptr<cuzk::engine::Engine> engine;
@@ -81,27 +81,8 @@ cuzk_code submit(cuzk_engine* engine, Result<JobRequest> request, cuzk_job_id* o
   return ok(err);
 }
 
-// Canonical little-endian scalars to field elements, on every core: a PoRep partition is about
-// 520 M of them (a, b, c and aux), a quarter of a minute on the caller's one thread.
 Result<std::vector<Fr>> scalars(const uint8_t* bytes, size_t n, const char* what) {
-  if (n && !bytes) return make_error(std::string(what) + ": NULL with a nonzero count");
-  std::vector<Fr> out(n);
-  const size_t threads = std::clamp<size_t>(n >> 16, 1, std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<size_t> first_bad(threads, n);
-  const auto decode = [&](size_t t) {
-    for (size_t i = n * t / threads, end = n * (t + 1) / threads; i < end; ++i)
-      if (!out[i].from_bytes_le(bytes + i * CUZK_SCALAR_BYTES)) {
-        first_bad[t] = i;
-        return;
-      }
-  };
-  std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(decode, t);
-  decode(0);
-  for (auto& h : helpers) h.join();
-  if (const size_t i = *std::min_element(first_bad.begin(), first_bad.end()); i < n)
-    return make_error(std::string(what) + "[" + std::to_string(i) + "] is not below the field modulus");
-  return out;
+  return io::scalars_from_le_bytes(bytes, n, what);
 }
 
 r1cs::DensityBitmap bitmap(const uint64_t* words, size_t bits) {
@@ -136,7 +117,7 @@ Result<r1cs::Assignment> assignment_from(const cuzk_partition& p) {
 
 std::vector<uint8_t> canonical_bytes(const std::vector<Fr>& v) {
   std::vector<uint8_t> out(v.size() * CUZK_SCALAR_BYTES);
-  for (size_t i = 0; i < v.size(); ++i) v[i].to_bytes_le(out.data() + i * CUZK_SCALAR_BYTES);
+  io::scalars_to_le_bytes(v, out.data());
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "server/convert.hpp"
 
+#include "io/scalars.hpp"
+
 namespace cuzk::server {
 
 using engine::JobKind;
@@ -79,21 +81,17 @@ engine::JobTimings timings_from_proto(const v1::Timings& t) {
 }
 
 std::string scalars_to_bytes(std::span<const Fr> values) {
-  std::string out(values.size() * 32, '\0');
-  for (size_t i = 0; i < values.size(); ++i)
-    values[i].to_bytes_le(reinterpret_cast<uint8_t*>(out.data()) + 32 * i);
+  std::string out(values.size() * io::kScalarBytes, '\0');
+  io::scalars_to_le_bytes(values, reinterpret_cast<uint8_t*>(out.data()));
   return out;
 }
 
 Result<std::vector<Fr>> scalars_from_bytes(const std::string& bytes, const std::string& what) {
-  if (bytes.size() % 32)
+  if (bytes.size() % io::kScalarBytes)
     return make_error(what + ": " + std::to_string(bytes.size()) +
                       " bytes is not a whole number of 32-byte scalars");
-  std::vector<Fr> out(bytes.size() / 32);
-  for (size_t i = 0; i < out.size(); ++i)
-    if (!out[i].from_bytes_le(reinterpret_cast<const uint8_t*>(bytes.data()) + 32 * i))
-      return make_error(what + "[" + std::to_string(i) + "] is not below the field modulus");
-  return out;
+  return io::scalars_from_le_bytes(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                   bytes.size() / io::kScalarBytes, what);
 }
 
 void result_to_proto(const engine::JobResult& r, v1::JobResult* out) {
