@@ -134,7 +134,7 @@ uint64_t partition_host_bytes(const ParamSet& params) {
   const groth16::ProvingKey& k = *params.key;
   const uint64_t fr = 32;
   const uint64_t wires = k.num_inputs + k.num_aux;
-  return 5 * k.domain_size * fr + 2 * wires * fr + 3 * (wires / 8 + 64) + 4096;
+  return 4 * k.domain_size * fr + 2 * wires * fr + 3 * (wires / 8 + 64) + 4096;
 }
 
 }  // namespace cuzk::engine

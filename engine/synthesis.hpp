@@ -37,8 +37,10 @@ bool uses_pooled_buffers(const PartitionInput& input);
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
                                                   unsigned threads, PartitionBuffers buffers = {});
 
-// Host bytes a partition holds from admission until its proof: the a, b, c vectors, the H scalars,
-// the assignment and the densities, with room for the prover's own copies.
+// Host bytes a partition holds from admission until its proof: the a, b and c vectors (the H scalars
+// are computed in place in a), the wire assignment and the densities, one more wire vector (the
+// prover's per-wire scalars for snarkjs keys, or a circom witness during synthesis), and one more
+// domain vector for the H stage's scratch (the CPU backend's NTT tables).
 uint64_t partition_host_bytes(const ParamSet& params);
 
 }  // namespace cuzk::engine
