@@ -9,6 +9,15 @@
 namespace cuzk::server {
 namespace {
 
+// The example shipped in deploy/ stays a valid configuration, with every key the reader knows.
+TEST(ServerConfig, TheDeployedExampleLoads) {
+  DaemonConfig c;
+  const auto st = load_config_file(CUZK_DEPLOY_DIR "/cuzkd.example.toml", c);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(c.max_partitions_ahead, 0u);
+  EXPECT_FALSE(c.idle_buffer_sets.has_value());
+}
+
 TEST(ServerConfig, ReadsEveryTable) {
   DaemonConfig c;
   const auto st = load_config_text(R"(
