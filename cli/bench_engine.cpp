@@ -425,6 +425,9 @@ int bench_engine(const EngineBenchArgs& args) {
   std::printf("%-16s queue %.1f s, params %.1f s, synthesis %.1f s, gpu %.1f s, verify %.1f s (summed)\n",
               "porep stages", porep_timings.queue_wait_ms / 1e3, porep_timings.param_load_ms / 1e3,
               porep_timings.synthesis_ms / 1e3, porep_timings.gpu_ms / 1e3, porep_timings.verify_ms / 1e3);
+  std::printf("%-16s %llu made, %llu idle (%.1f GiB)\n", "buffer sets",
+              (unsigned long long)status.buffer_sets_made, (unsigned long long)status.buffer_sets_idle,
+              double(status.buffer_idle_bytes) / double(1ull << 30));
   std::printf("%-16s %llu\n", "retries", (unsigned long long)observed->retries);
   for (const auto& r : observed->retry_details) std::printf("  retry: %s\n", r.c_str());
   std::printf("%-16s %llu\n", "failures", (unsigned long long)observed->failures);
@@ -507,6 +510,10 @@ int bench_engine(const EngineBenchArgs& args) {
       {"seconds_per_job", per_job_s},
       {"steady_seconds_per_job", args.jobs >= 2 ? nlohmann::json(steady_s) : nlohmann::json(nullptr)},
       {"per_device", per_device},
+      {"buffer_sets",
+       {{"made", status.buffer_sets_made},
+        {"idle", status.buffer_sets_idle},
+        {"idle_bytes", status.buffer_idle_bytes}}},
       {"retries", observed->retries},
       {"retry_details", observed->retry_details},
       {"failures", observed->failures},
