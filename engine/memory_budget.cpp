@@ -50,6 +50,11 @@ void MemoryBudget::Reservation::release() {
   bytes_ = 0;
 }
 
+std::string host_out_of_memory(const std::string& while_doing) {
+  return "out of host memory while " + while_doing +
+         " (the host budget exceeds what this host can allocate; lower engine.host_memory_budget)";
+}
+
 MemoryBudget::Reservation MemoryBudget::Reservation::split(uint64_t bytes, const std::string& who) {
   Reservation part;
   if (!state_ || bytes > bytes_) return part;

@@ -30,6 +30,11 @@ struct WaitKey {
   }
 };
 
+// Allocations are planned against the host budget, but a budget set above what the host can give
+// (or memory taken by other processes) still ends in std::bad_alloc: the callers that allocate
+// gigabytes turn it into this error, never a crash.
+std::string host_out_of_memory(const std::string& while_doing);
+
 class MemoryBudget {
   struct State;
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <thread>
 
 namespace cuzk::engine {
@@ -124,11 +125,16 @@ PartitionBuffers PartitionBufferPool::make(const BufferShape& shape, MemoryBudge
   const auto t0 = std::chrono::steady_clock::now();
   auto set = std::make_unique<PartitionBuffers::Set>();
   set->shape = shape;
+  try {
+    set->a.reserve(shape.domain);
+    set->b.reserve(shape.domain);
+    set->c.reserve(shape.domain);
+    set->aux.reserve(shape.aux);
+  } catch (const std::exception& e) {  // bad_alloc, length_error: the host cannot give it
+    log_->warn("{} event=buffers_alloc_failed bytes={} error=\"{}\"", who, shape.bytes(), e.what());
+    return {};
+  }
   set->reservation = from.split(shape.bytes(), "buffers(" + who + ")");
-  set->a.reserve(shape.domain);
-  set->b.reserve(shape.domain);
-  set->c.reserve(shape.domain);
-  set->aux.reserve(shape.aux);
   const auto v = set->vectors();
   for (size_t i = 0; i < v.size(); ++i) set->base[i] = v[i]->data();
   touch_pages(v, touch_threads_);

@@ -73,7 +73,8 @@ class PartitionBufferPool {
   PartitionBuffers take_idle(const BufferShape& shape);
   // A new set of this shape; its reservation is split off `from`, which must hold shape.bytes().
   // The vectors are allocated and their pages touched here, then pinned (a pin that fails only
-  // costs speed: the copies go through the backend's staging).
+  // costs speed: the copies go through the backend's staging). Memory the host cannot allocate
+  // gives no set (not held; `from` keeps its bytes): the partition then makes its own vectors.
   PartitionBuffers make(const BufferShape& shape, MemoryBudget::Reservation& from, const std::string& who);
 
   // Frees idle sets until at least `bytes` are released or none is left; returns the bytes freed.

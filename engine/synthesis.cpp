@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -100,8 +101,10 @@ bool uses_pooled_buffers(const PartitionInput& input) {
   return std::holds_alternative<SynthesizedInput>(input);
 }
 
-Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
-                                                  unsigned threads, PartitionBuffers buffers) {
+namespace {
+
+Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, const ParamSet& params,
+                                                 unsigned threads, PartitionBuffers buffers) {
   SynthesizedPartition out;
   out.buffers = std::move(buffers);
   out.buffers.lend_to(out.assignment);
@@ -128,6 +131,17 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
   for (auto* v : {&as.a, &as.b, &as.c}) v->reserve(params.key->domain_size);
   out.public_inputs.assign(as.input_assignment.begin() + 1, as.input_assignment.end());
   return out;
+}
+
+}  // namespace
+
+Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
+                                                  unsigned threads, PartitionBuffers buffers) {
+  try {
+    return synthesize_or_throw(input, params, threads, std::move(buffers));
+  } catch (const std::bad_alloc&) {
+    return make_error(host_out_of_memory("synthesizing a partition for '" + params.name + "'"));
+  }
 }
 
 uint64_t partition_host_bytes(const ParamSet& params) {

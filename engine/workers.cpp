@@ -2,6 +2,7 @@
 // synthesis) and device workers (a VRAM reservation for the plan, the proof, the pairing check),
 // and what happens when a device stage fails.
 #include <algorithm>
+#include <new>
 
 #include "engine/engine_impl.hpp"
 #include "groth16/prover.hpp"
@@ -198,7 +199,14 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   log->info("{} event=prove_start attempt={} plan_bytes={} params_resident={} backend={}", who, item->attempt,
             plan, shape.params_resident, backend.name());
   const auto start = Clock::now();
-  auto proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
+  Result<Proof> proof = make_error("not proved");
+  bool host_fault = false;
+  try {
+    proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
+  } catch (const std::bad_alloc&) {
+    proof = make_error(host_out_of_memory("proving"));
+    host_fault = true;
+  }
   const double gpu_ms = ms_since(start);
   // Every device stage with its plan, size and the budget left beside it: an incident can be
   // reconstructed from these lines alone.
@@ -212,7 +220,8 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
     dev.busy_seconds += gpu_ms / 1000;
   }
   if (!proof) {
-    stage_failed(std::move(item), dev, proof.message(), true);
+    stage_failed(std::move(item), dev, proof.message(),
+                 !host_fault);  // host memory is not the device's fault
     return;
   }
   const auto verify_start = Clock::now();

@@ -132,6 +132,19 @@ TEST(PartitionBuffers, NoIdleSetsKeptWhenTheLimitIsZero) {
   EXPECT_EQ(host.reserved(), 0u);
 }
 
+// A set the host cannot allocate (here: more elements than a vector may hold, which fails the same
+// way on every machine) is no set, not an exception; the partition's reservation keeps its bytes.
+TEST_F(PinnedPool, ASetTheHostCannotAllocateIsNoSet) {
+  auto r = host.acquire(kShape.bytes(), {}, "p", {});
+  ASSERT_TRUE(r.ok());
+  const BufferShape huge{uint64_t(1) << 60, 0};
+  auto lease = pool.make(huge, *r, "p");
+  EXPECT_FALSE(lease.held());
+  EXPECT_EQ(r->bytes(), kShape.bytes());
+  EXPECT_EQ(pins.pinned.load(), 0);
+  EXPECT_EQ(pool.made(), 0u);
+}
+
 TEST_F(PinnedPool, ASetWhoseVectorMovedIsNotReused) {
   {
     auto lease = make_set(host, pool);
