@@ -9,6 +9,9 @@
 
 #include "cuzk.h"
 #include "engine/engine.hpp"
+#if CUZK_CAPI_CUDA
+#include "engine/cuda_devices.hpp"
+#endif
 #include "io/scalars.hpp"
 
 struct cuzk_engine {
@@ -115,6 +118,24 @@ Result<r1cs::Assignment> assignment_from(const cuzk_partition& p) {
   return as;
 }
 
+#if CUZK_CAPI_CUDA
+constexpr bool kHaveCuda = true;
+// GPUs 0 .. num_devices − 1 (0: every GPU found), each with workers_per_device workers pinned to it
+// by index, within device_memory_budget each (0: its free memory less 1 GiB).
+Result<DeviceSet> cuda_device_set(const cuzk_engine_config& c) {
+  CudaDeviceOptions o;
+  for (uint32_t i = 0; i < c.num_devices; ++i) o.indices.push_back(i);
+  o.vram_budget = c.device_memory_budget;
+  o.workers = c.workers_per_device;
+  return cuda_devices(o);
+}
+#else
+constexpr bool kHaveCuda = false;
+Result<DeviceSet> cuda_device_set(const cuzk_engine_config&) {
+  return make_error("backend 'cuda' is not built into this library");
+}
+#endif
+
 std::vector<uint8_t> canonical_bytes(const std::vector<Fr>& v) {
   std::vector<uint8_t> out(v.size() * CUZK_SCALAR_BYTES);
   io::scalars_to_le_bytes(v, out.data());
@@ -153,17 +174,23 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     if (!c || !out) return fail(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_create: NULL config or out");
     *out = nullptr;
     const std::string backend = c->backend ? c->backend : "cpu";
-    if (backend != "cpu")
+    if (backend != "cpu" && !(backend == "cuda" && kHaveCuda))
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "backend '" + backend + "' is not built into this library");
-    if (c->num_devices == 0 || c->workers_per_device == 0)
+    if ((backend == "cpu" && c->num_devices == 0) || c->workers_per_device == 0)
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "num_devices and workers_per_device must be at least 1");
     EngineConfig config;
     if (c->journal_path) config.journal_path = c->journal_path;
     config.host_memory_budget = c->host_memory_budget;
     config.synthesis_workers = c->synthesis_workers;
     config.synthesis_threads = c->synthesis_threads;
-    config.devices = cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,
-                                 c->threads_per_worker ? c->threads_per_worker : 0);
+    if (backend == "cpu") {
+      config.devices = cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,
+                                   c->threads_per_worker ? c->threads_per_worker : 0);
+    } else {
+      auto gpus = cuda_device_set(*c);
+      if (!gpus) return fail(err, CUZK_ERR_FAILED, gpus.message());
+      config.devices = std::move(*gpus);
+    }
     config.max_attempts = c->max_attempts;
     config.quarantine_after = c->quarantine_after;
     config.trusted_params = c->trusted_params != 0;

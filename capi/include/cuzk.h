@@ -82,10 +82,10 @@ typedef struct cuzk_engine_config {
   uint64_t host_memory_budget;   /* bytes; 0: 3/4 of physical memory */
   uint32_t synthesis_workers;    /* partitions synthesized at once */
   uint32_t synthesis_threads;    /* threads per synthesis */
-  const char* backend;           /* "cpu" (this build); GPU backends plug in later */
-  uint32_t num_devices;          /* devices (for "cpu": logical slots) */
-  uint32_t workers_per_device;   /* workers pinned to each device */
-  uint64_t device_memory_budget; /* bytes per device */
+  const char* backend;           /* "cpu", or "cuda" when libcuzk was built with CUDA */
+  uint32_t num_devices;          /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
+  uint32_t workers_per_device;   /* workers pinned to each device (by index) */
+  uint64_t device_memory_budget; /* bytes per device; "cuda": 0 = its free memory less 1 GiB */
   uint32_t threads_per_worker;   /* "cpu": threads each worker proves with */
   uint32_t max_attempts;         /* device-stage attempts per partition */
   uint32_t quarantine_after;     /* consecutive failures that take a device out of service */

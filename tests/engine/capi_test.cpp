@@ -29,9 +29,26 @@ TEST(CApi, CreateRejectsBadConfigs) {
   cuzk_engine* e = nullptr;
   EXPECT_EQ(cuzk_engine_create(nullptr, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
   auto c = quiet_config();
-  c.backend = "cuda";
+  c.backend = "tpu";
   EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find("not built"), std::string::npos) << err.message;
+  c.backend = "cuda";
+  c.num_devices = 0;  // every GPU found
+  c.device_memory_budget = 0;
+  const cuzk_code code = cuzk_engine_create(&c, &e, &err);
+#if CUZK_TEST_CUDA_BUILD
+  // A GPU makes an engine; without one, the error says so.
+  if (code == CUZK_OK) {
+    cuzk_engine_destroy(e);
+    e = nullptr;
+  } else {
+    EXPECT_EQ(code, CUZK_ERR_FAILED);
+    EXPECT_NE(std::string(err.message).find("cuda:"), std::string::npos) << err.message;
+  }
+#else
+  EXPECT_EQ(code, CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("not built"), std::string::npos) << err.message;
+#endif
   c = quiet_config();
   c.num_devices = 0;
   EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
