@@ -118,6 +118,35 @@ TEST_F(Groth16Test, SameRandomnessGivesSameProofAndFreshRandomnessDiffers) {
   EXPECT_TRUE(*ok);
 }
 
+// The prover keeps the a, b, c storage where the caller put it (an engine pools and pins those
+// buffers): padded within capacity, H left in a, nothing reallocated, and the same buffers prove
+// again after the next synthesis writes into them.
+TEST_F(Groth16Test, ThePadAndHStayInTheCallersStorage) {
+  SCOPED_TRACE(seed_);
+  const Synth synth = cubic_circuit(random_fr(rng_), 20);
+  Fixture f = make_key(synth, rng_());
+  auto as = synthesize(synth);
+  for (auto* v : {&as.a, &as.b, &as.c}) v->reserve(f.pk.domain_size);
+  const Fr *a = as.a.data(), *b = as.b.data(), *c = as.c.data();
+  for (int round = 0; round < 2; ++round) {
+    auto proof = create_proof(f.pk, as, ProofRandomness::from_seed(rng_()));
+    ASSERT_TRUE(proof.ok()) << proof.message();
+    EXPECT_EQ(as.a.data(), a);
+    EXPECT_EQ(as.b.data(), b);
+    EXPECT_EQ(as.c.data(), c);
+    EXPECT_EQ(as.a.size(), f.pk.h.size());  // the H scalars
+    EXPECT_GE(as.b.capacity(), f.pk.domain_size);
+    auto ok = verify_proof(f.pvk, *proof, public_inputs(as));
+    ASSERT_TRUE(ok.ok());
+    EXPECT_TRUE(*ok);
+    // The next partition: synthesized into the same buffers.
+    const auto next = synthesize(synth);
+    as.a.assign(next.a.begin(), next.a.end());
+    as.b.assign(next.b.begin(), next.b.end());
+    as.c.assign(next.c.begin(), next.c.end());
+  }
+}
+
 TEST_F(Groth16Test, TamperedProofOrInputIsRejected) {
   SCOPED_TRACE(seed_);
   const Synth synth = cubic_circuit(random_fr(rng_), 3);
