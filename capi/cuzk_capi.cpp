@@ -167,6 +167,8 @@ void cuzk_engine_config_init(cuzk_engine_config* c) {
   c->quarantine_after = 3;
   c->result_ttl_seconds = 24 * 3600;
   c->log_level = "info";
+  c->max_partitions_ahead = 0;
+  c->idle_buffer_sets = -1;
 }
 
 cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuzk_error* err) {
@@ -183,6 +185,8 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     config.host_memory_budget = c->host_memory_budget;
     config.synthesis_workers = c->synthesis_workers;
     config.synthesis_threads = c->synthesis_threads;
+    config.max_partitions_ahead = c->max_partitions_ahead;
+    config.idle_buffer_sets = c->idle_buffer_sets < 0 ? -1 : c->idle_buffer_sets;
     if (backend == "cpu") {
       config.devices = cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,
                                    c->threads_per_worker ? c->threads_per_worker : 0);

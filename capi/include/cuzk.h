@@ -92,6 +92,9 @@ typedef struct cuzk_engine_config {
   int trusted_params;            /* nonzero: skip subgroup checks when loading parameter files */
   uint32_t result_ttl_seconds;   /* unfetched results are kept this long */
   const char* log_level;         /* "trace", "debug", "info", "warn", "error", "off"; NULL: "info" */
+  uint32_t max_partitions_ahead; /* synthesized ahead of the devices; 0: synthesis + device workers */
+  int32_t idle_buffer_sets;      /* pooled (pinned) partition buffer sets kept idle; -1: as many as
+                                    can be in flight (the default) */
 } cuzk_engine_config;
 
 /* Per-job timings in milliseconds; stage times are summed over partitions. */

@@ -1,8 +1,10 @@
 // libcuzk's C ABI: every misuse is an error code with a message, never a crash.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuzk.h"
@@ -58,6 +60,50 @@ TEST(CApi, CreateRejectsBadConfigs) {
   EXPECT_EQ(e, nullptr);
   EXPECT_EQ(cuzk_engine_create(&c, &e, nullptr), CUZK_ERR_FAILED);  // err may be NULL
   cuzk_engine_destroy(nullptr);
+}
+
+// The pool's settings reach the engine: a partition given already synthesized is copied into a
+// pooled buffer set, which stays idle after the job by default and is freed with idle_buffer_sets 0.
+TEST(CApi, BufferPoolSettings) {
+  const std::string zkey = kToy + "toy.zkey", r1cs = kToy + "toy.r1cs", wtns = kToy + "toy.wtns";
+  for (int32_t idle : {-1, 0}) {
+    SCOPED_TRACE(idle);
+    EngineHandle h;
+    cuzk_error err;
+    auto c = quiet_config();
+    EXPECT_EQ(c.idle_buffer_sets, -1);
+    EXPECT_EQ(c.max_partitions_ahead, 0u);
+    c.idle_buffer_sets = idle;
+    c.max_partitions_ahead = 1;
+    ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
+    cuzk_synthesis* synthesis = nullptr;
+    cuzk_partition view{};
+    ASSERT_EQ(cuzk_synthesize_circom(h.e, zkey.c_str(), r1cs.c_str(), wtns.c_str(), &synthesis, &view, &err),
+              CUZK_OK)
+        << err.message;
+    cuzk_job_id id = 0;
+    ASSERT_EQ(cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &view, 1,
+                                      &id, &err),
+              CUZK_OK)
+        << err.message;
+    cuzk_synthesis_free(synthesis);
+    cuzk_result* r = nullptr;
+    ASSERT_EQ(cuzk_await(h.e, id, -1, &r, &err), CUZK_OK) << err.message;
+    EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_DONE) << cuzk_result_error(r);
+    cuzk_result_free(r);
+    // The set goes back when the device worker drops the partition, just after the job's end.
+    std::string status;
+    for (int tries = 0; tries < 2000; ++tries) {
+      char* json = nullptr;
+      ASSERT_EQ(cuzk_status_json(h.e, &json, &err), CUZK_OK);
+      status = json;
+      cuzk_string_free(json);
+      if (status.find(idle == 0 ? "\"idle\":0" : "\"idle\":1") != std::string::npos) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_NE(status.find("\"made\":1"), std::string::npos) << status;
+    EXPECT_NE(status.find(idle == 0 ? "\"idle\":0" : "\"idle\":1"), std::string::npos) << status;
+  }
 }
 
 TEST(CApi, ProvesAndReportsErrors) {
@@ -153,6 +199,7 @@ TEST(CApi, ProvesAndReportsErrors) {
   char* status = nullptr;
   ASSERT_EQ(cuzk_status_json(h.e, &status, &err), CUZK_OK);
   EXPECT_NE(std::string(status).find("\"jobs\""), std::string::npos);
+  EXPECT_NE(std::string(status).find("\"partition_buffers\""), std::string::npos);
   cuzk_string_free(status);
 }
 
