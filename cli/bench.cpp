@@ -190,7 +190,8 @@ int bench_prove(const BenchArgs& args) {
     const std::vector<Fr> inputs(as.input_assignment.begin() + 1, as.input_assignment.end());
     t = Clock::now();
     groth16::ProofTimings tm;
-    auto proof = groth16::create_proof(*pk, as, groth16::ProofRandomness::fresh(), **backend, &tm);
+    auto proof =
+        groth16::create_proof(*pk, as, groth16::ProofRandomness::fresh(), **backend, {.timings = &tm});
     if (!proof) return fail(proof.message());
     const double prove = seconds_since(t);
     stages = tm;

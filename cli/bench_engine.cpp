@@ -519,15 +519,9 @@ int bench_engine(const EngineBenchArgs& args) {
       {"failures", observed->failures},
       {"failure_details", observed->failure_details},
       {"winning_post", winning},
-      {"porep_timings_ms",
-       {{"queue_wait", porep_timings.queue_wait_ms},
-        {"param_load", porep_timings.param_load_ms},
-        {"synthesis", porep_timings.synthesis_ms},
-        {"gpu", porep_timings.gpu_ms},
-        {"verify", porep_timings.verify_ms},
-        {"total", porep_timings.total_ms}}},
       {"key_setup_s", porep_key->seconds + winning_key->seconds},
       {"machine", {{"threads", std::thread::hardware_concurrency()}}}};
+  for (const auto& [stage, ms] : porep_timings.named()) result["porep_timings_ms"][stage] = ms;
   if (int rc = write_json(args.json_path, result); rc != 0) return rc;
   if (observed->failures > 0 || porep_done != args.jobs || winning_ms.size() != args.winning)
     return fail(std::to_string(observed->failures) + " job(s) failed (see the failures above)");

@@ -162,14 +162,8 @@ int report_result(const v1::JobResult& m, const OutputArgs& o) {
                      {"state", engine::to_string(r->state)},
                      {"partitions", r->partitions},
                      {"partitions_proved", r->partitions_proved},
-                     {"retries", r->retries},
-                     {"timings_ms",
-                      {{"queue_wait", t.queue_wait_ms},
-                       {"param_load", t.param_load_ms},
-                       {"synthesis", t.synthesis_ms},
-                       {"gpu", t.gpu_ms},
-                       {"verify", t.verify_ms},
-                       {"total", t.total_ms}}}};
+                     {"retries", r->retries}};
+    for (const auto& [stage, ms] : t.named()) j["timings_ms"][stage] = ms;
     if (!r->error.empty()) j["error"] = r->error;
     std::printf("%s\n", j.dump().c_str());
   } else {

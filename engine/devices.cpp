@@ -56,4 +56,19 @@ DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, 
   return set;
 }
 
+std::vector<std::shared_ptr<void>> pin_ranges(const HostPinner& pin, std::span<const HostRange> ranges,
+                                              const Logger& log, const std::string& who) {
+  std::vector<std::shared_ptr<void>> pins;
+  if (!pin) return pins;
+  for (const auto& r : ranges) {
+    if (r.bytes < (size_t(1) << 20)) continue;
+    auto handle = pin(r.data, r.bytes);
+    if (handle)
+      pins.push_back(std::move(*handle));
+    else
+      log->warn("{} event=pin_failed bytes={} error=\"{}\"", who, r.bytes, handle.message());
+  }
+  return pins;
+}
+
 }  // namespace cuzk::engine

@@ -10,10 +10,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "backend/compute.hpp"
 #include "common/result.hpp"
+#include "engine/log.hpp"
 
 namespace cuzk::engine {
 
@@ -47,6 +50,16 @@ using BackendFactory =
 // Pins a range of host memory for fast copies to the devices, for as long as the handle lives
 // (a GPU backend supplies one; parameter sets are pinned with it when they are loaded).
 using HostPinner = std::function<Result<std::shared_ptr<void>>(const void* p, size_t bytes)>;
+
+struct HostRange {
+  const void* data;
+  size_t bytes;
+};
+// Pins each range of at least 1 MiB (smaller ones gain nothing over the backend's staging) and
+// returns the handles. A pin that fails only costs speed: it is logged as `who event=pin_failed`
+// and the range stays in ordinary memory.
+std::vector<std::shared_ptr<void>> pin_ranges(const HostPinner& pin, std::span<const HostRange> ranges,
+                                              const Logger& log, const std::string& who);
 
 struct DeviceSet {
   std::vector<DeviceDescriptor> devices;

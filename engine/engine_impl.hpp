@@ -88,8 +88,8 @@ struct Engine::Impl {
   // workers.cpp
   void synthesis_worker(unsigned n);
   void device_worker(DeviceState& dev, uint32_t worker);
-  void synthesize(WorkPtr item, unsigned n);
-  bool may_synthesize_locked() const;  // mu_ held: EngineConfig::max_partitions_ahead
+  bool synthesize(WorkPtr item, unsigned n);  // true: queued for a device (synthesizing_ moved on)
+  bool may_synthesize_locked() const;         // mu_ held: EngineConfig::max_partitions_ahead
   void prove(WorkPtr item, DeviceState& dev, uint32_t worker, ComputeBackend& backend);
   void stage_failed(WorkPtr item, DeviceState& dev, const std::string& error, bool device_fault);
   void partition_done(WorkPtr item, const Proof& proof);

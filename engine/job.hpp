@@ -6,11 +6,13 @@
 // assignments synthesized by the caller) rather than Filecoin's own circuits.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -90,6 +92,16 @@ struct JobTimings {
   double gpu_ms = 0;  // the proving stage on a device, all attempts
   double verify_ms = 0;
   double total_ms = 0;  // submit -> finished
+
+  // The stages by the names logs, metrics and JSON give them, in that order.
+  std::array<std::pair<const char*, double>, 6> named() const {
+    return {{{"queue_wait", queue_wait_ms},
+             {"param_load", param_load_ms},
+             {"synthesis", synthesis_ms},
+             {"gpu", gpu_ms},
+             {"verify", verify_ms},
+             {"total", total_ms}}};
+  }
 };
 
 struct JobResult {

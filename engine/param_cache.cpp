@@ -84,16 +84,9 @@ ParamCache::~ParamCache() = default;
 void ParamCache::pin(ParamSet& set) const {
   if (!pin_host_) return;
   const auto t0 = std::chrono::steady_clock::now();
-  const groth16::ProvingKey& k = *set.key;
-  const auto one = [&](const void* p, size_t bytes) {
-    if (bytes < (size_t(1) << 20)) return;  // small arrays are copied through staging anyway
-    auto handle = pin_host_(p, bytes);
-    if (handle)
-      set.pins.push_back(std::move(*handle));
-    else  // not fatal: copies then go through the backend's staging buffers
-      log_->warn("params={} event=pin_failed bytes={} error=\"{}\"", set.name, bytes, handle.message());
-  };
-  for (const auto& r : k.point_arrays()) one(r.data, r.bytes);
+  std::vector<HostRange> ranges;
+  for (const auto& r : set.key->point_arrays()) ranges.push_back({r.data, r.bytes});
+  set.pins = pin_ranges(pin_host_, ranges, log_, "params=" + set.name);
   log_->info("params={} event=pinned ranges={} ms={:.0f}", set.name, set.pins.size(),
              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
 }

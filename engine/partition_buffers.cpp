@@ -5,7 +5,8 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
-#include <thread>
+
+#include "io/parallel.hpp"
 
 namespace cuzk::engine {
 
@@ -75,25 +76,16 @@ namespace {
 // several synthesis workers at once serialize), and synthesis would take the faults instead when
 // nothing pins.
 void touch_pages(const std::array<std::vector<Fr>*, 4>& vectors, unsigned threads) {
-  struct Range {
-    char* p;
-    size_t bytes;
-  };
-  std::vector<Range> ranges;
-  const size_t piece = size_t(256) << 20;
   for (auto* v : vectors) {
-    char* p = reinterpret_cast<char*>(v->data());
-    const size_t bytes = v->capacity() * sizeof(Fr);
-    for (size_t off = 0; off < bytes; off += piece) ranges.push_back({p + off, std::min(piece, bytes - off)});
+    auto* p = reinterpret_cast<unsigned char*>(v->data());
+    (void)io::parallel_ranges(
+        v->capacity() * sizeof(Fr), size_t(64) << 20,
+        [p](size_t b, size_t e) {
+          std::memset(p + b, 0, e - b);
+          return Status::Ok();
+        },
+        threads);
   }
-  std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t i; (i = next++) < ranges.size();) std::memset(ranges[i].p, 0, ranges[i].bytes);
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < std::min<size_t>(threads, ranges.size()); ++t) helpers.emplace_back(work);
-  work();
-  for (auto& h : helpers) h.join();
 }
 
 }  // namespace
@@ -138,17 +130,9 @@ PartitionBuffers PartitionBufferPool::make(const BufferShape& shape, MemoryBudge
   const auto v = set->vectors();
   for (size_t i = 0; i < v.size(); ++i) set->base[i] = v[i]->data();
   touch_pages(v, touch_threads_);
-  if (pin_)
-    for (auto* vec : v) {
-      if (vec->capacity() * sizeof(Fr) < (size_t(1) << 20)) continue;  // small: staging is as fast
-      auto handle = pin_(vec->data(), vec->capacity() * sizeof(Fr));
-      if (!handle) {  // not fatal: copies then go through the backend's staging buffers
-        log_->warn("{} event=buffers_pin_failed bytes={} error=\"{}\"", who, vec->capacity() * sizeof(Fr),
-                   handle.message());
-        continue;
-      }
-      set->pins.push_back(std::move(*handle));
-    }
+  std::vector<HostRange> ranges;
+  for (auto* vec : v) ranges.push_back({vec->data(), vec->capacity() * sizeof(Fr)});
+  set->pins = pin_ranges(pin_, ranges, log_, who);
   size_t made;
   {
     std::lock_guard lock(mu_);

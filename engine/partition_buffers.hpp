@@ -11,7 +11,6 @@
 // up to a limit and are the first thing dropped when the budget runs short.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>

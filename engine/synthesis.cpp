@@ -5,10 +5,10 @@
 #include <memory>
 #include <new>
 #include <optional>
-#include <thread>
 
 #include "groth16/prover.hpp"
 #include "groth16/zkey_assignment.hpp"
+#include "io/parallel.hpp"
 #include "io/r1cs_convert.hpp"
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
@@ -34,22 +34,20 @@ Status from_sample(const SampleInput& in, unsigned threads, r1cs::Assignment& ou
 // one thread copies at a few GB/s.
 void parallel_assign(std::vector<Fr>& dst, const std::vector<Fr>& src, unsigned threads) {
   dst.resize(src.size());
-  const size_t n = src.size(), min_chunk = size_t(1) << 16;
-  threads = unsigned(std::clamp<size_t>(n / min_chunk, 1, std::max(1u, threads)));
-  const auto part = [&](unsigned t) {
-    const size_t b = n * t / threads, e = n * (t + 1) / threads;
-    if (e > b) std::memcpy(static_cast<void*>(dst.data() + b), src.data() + b, (e - b) * sizeof(Fr));
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(part, t);
-  part(0);
-  for (auto& h : helpers) h.join();
+  (void)io::parallel_ranges(
+      src.size(), size_t(1) << 16,
+      [&](size_t b, size_t e) {
+        std::memcpy(static_cast<void*>(dst.data() + b), src.data() + b, (e - b) * sizeof(Fr));
+        return Status::Ok();
+      },
+      std::max(1u, threads));
 }
 
 // A copy of the caller's partition, into `out` (lent buffers, when they are large enough).
 void from_synthesized(const r1cs::Assignment& in, unsigned threads, uint64_t domain, r1cs::Assignment& out) {
-  // Room for the prover's padding: the vectors are copied once and never reallocated.
-  for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(std::max<size_t>(domain, in.a.size()));
+  // Room for the prover's padding (check_assignment bounds the rows by the domain): the vectors
+  // are copied once and never reallocated.
+  for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(domain);
   out.aux_assignment.reserve(in.aux_assignment.size());
   parallel_assign(out.a, in.a, threads);
   parallel_assign(out.b, in.b, threads);

@@ -38,21 +38,22 @@ void Engine::Impl::synthesis_worker(unsigned n) {
     if (item->job->closed) continue;
     ++synthesizing_;
     lock.unlock();
-    synthesize(std::move(item), n);
+    const bool queued = synthesize(std::move(item), n);
     lock.lock();
-    --synthesizing_;
-    work_cv_.notify_all();  // whether or not it reached the device queue, one fewer is ahead
+    if (!queued) --synthesizing_;  // a queued partition was moved from one count to the other at once
+    work_cv_.notify_all();         // one fewer is being synthesized
   }
 }
 
 bool Engine::Impl::may_synthesize_locked() const {
   if (device_queue_.size() + synthesizing_ < partitions_ahead) return true;
   // A partition that outranks every one waiting for a device (a WinningPoSt behind PoRep
-  // partitions) is never held back.
-  return device_queue_.empty() || synth_queue_.begin()->first < device_queue_.begin()->first;
+  // partitions) is never held back by them. (With none waiting, the bound is all synthesis in
+  // flight: the default bound, synthesis + device workers, leaves a free synthesis worker room.)
+  return !device_queue_.empty() && synth_queue_.begin()->first < device_queue_.begin()->first;
 }
 
-void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
+bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   const std::shared_ptr<JobRecord> job = item->job;
   const std::string who = worker_context(*item, "synth" + std::to_string(n));
   auto abandon = [this, job] { return abandoned(*job); };
@@ -61,7 +62,7 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   auto lease = params->acquire(job->request.params, job->wait_key(), who, abandon, &load_ms);
   if (!lease) {
     if (!abandoned(*job)) fail_job(job, "parameters: " + lease.message());
-    return;
+    return false;
   }
   // Pooled buffers first: a set already made (pinned, its pages mapped) brings its own share of the
   // host budget, and the partition reserves only the rest.
@@ -75,13 +76,13 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   if (!reservation) {
     if (!abandoned(*job))
       fail_job(job, "partition " + std::to_string(item->partition) + ": " + reservation.message());
-    return;
+    return false;
   }
   if (pooled && !buffers.held()) buffers = this->buffers->make(buffer_shape(**lease), *reservation, who);
   bool first_admission = false;
   {
     std::lock_guard lock(mu_);
-    if (job->closed) return;
+    if (job->closed) return false;
     if (!job->admitted) {
       job->admitted = first_admission = true;
       job->timings.queue_wait_ms = double(std::max<int64_t>(0, unix_ms_now() - job->submitted_ms));
@@ -98,7 +99,7 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   if (!synthesized) {
     log->warn("{} event=synthesis_failed error=\"{}\"", who, synthesized.message());
     fail_job(job, "partition " + std::to_string(item->partition) + ": " + synthesized.message());
-    return;
+    return false;
   }
   log->info("{} event=synthesized ms={:.1f} constraints={}", who, synth_ms, synthesized->assignment.a.size());
   item->host = std::move(*reservation);
@@ -108,11 +109,13 @@ void Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   {
     std::lock_guard lock(mu_);
     job->timings.synthesis_ms += synth_ms;
-    if (job->closed) return;  // the item is dropped after the lock is released
+    if (job->closed) return false;  // the item is dropped after the lock is released
     device_queue_.emplace(queue_key(*item), std::move(item));
+    --synthesizing_;  // in the same critical section, so that no count holds it twice
   }
   work_cv_.notify_all();
   emit({EngineEvent::Type::synthesized, job->id, int(partition), -1, -1, job->priority, {}});
+  return true;
 }
 
 // ------------------------------------------------------------------ devices
@@ -202,7 +205,9 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   Result<Proof> proof = make_error("not proved");
   bool host_fault = false;
   try {
-    proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
+    // Synthesis checked the rows (check_assignment): the prover need not check them again.
+    proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend,
+                                  {.rows_checked = true});
   } catch (const std::bad_alloc&) {
     proof = make_error(host_out_of_memory("proving"));
     host_fault = true;

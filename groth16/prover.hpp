@@ -33,7 +33,8 @@ struct ProofRandomness {
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
                           std::function<Status()> before_writing_inputs = {});
 
-// Checks that the assignment fits the key (counts and densities) before any work is done.
+// Checks that the assignment fits the key (counts and densities) and satisfies a·b = c on every
+// row, before any work is done.
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
 
 // Wall time of the prover's stages, milliseconds.
@@ -45,10 +46,18 @@ struct ProofTimings {
   double total_ms = 0;
 };
 
+struct ProveOptions {
+  ProofTimings* timings = nullptr;  // receives the stage times when given
+  // The caller has already run check_assignment on this assignment (the engine does at synthesis):
+  // the prover skips its own pass over the rows, which would only repeat it.
+  bool rows_checked = false;
+};
+
 // A proof for the assignment, computed on `backend`. Spends the contents of assignment.a/b/c (see
-// compute_h_in_place) and keeps their storage. `timings`, when given, receives the stage times.
+// compute_h_in_place) and keeps their storage. Unless options.rows_checked, a·b = c is checked on the
+// host while the device computes H.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
-                           ComputeBackend& backend, ProofTimings* timings = nullptr);
+                           ComputeBackend& backend, const ProveOptions& options = {});
 // The same on the CPU backend over `pool`.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
                            cpu::ThreadPool& pool = cpu::ThreadPool::shared());

@@ -7,9 +7,10 @@
 
 namespace cuzk::io {
 
-Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(size_t, size_t)>& fn) {
+Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(size_t, size_t)>& fn,
+                       size_t max_threads) {
   if (n == 0) return Status::Ok();
-  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
+  const size_t hw = max_threads ? max_threads : std::max<size_t>(1, std::thread::hardware_concurrency());
   const size_t by_size = (n + std::max<size_t>(1, min_chunk) - 1) / std::max<size_t>(1, min_chunk);
   const size_t parts = std::min(hw, by_size);
   if (parts <= 1) return fn(0, n);

@@ -11,7 +11,9 @@
 namespace cuzk::io {
 
 // Returns the error of the lowest-numbered failing range, so that the message names the first
-// bad element no matter how the work was scheduled. Ranges are at least `min_chunk` long.
-Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(size_t, size_t)>& fn);
+// bad element no matter how the work was scheduled. Ranges are at least `min_chunk` long, and at
+// most `max_threads` run at once (0: one per hardware thread).
+Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(size_t, size_t)>& fn,
+                       size_t max_threads = 0);
 
 }  // namespace cuzk::io

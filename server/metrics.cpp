@@ -81,12 +81,7 @@ void Metrics::on_result(const engine::JobResult& r) {
   if (!timed_.insert(r.id).second) return;
   if (timed_.size() > kTimedJobsKept) timed_.erase(timed_.begin());  // ids grow: the oldest go
   const std::string kind = engine::to_string(r.kind);
-  const auto& t = r.timings;
-  const std::pair<const char*, double> stages[] = {
-      {"queue_wait", t.queue_wait_ms}, {"param_load", t.param_load_ms},
-      {"synthesis", t.synthesis_ms},   {"gpu", t.gpu_ms},
-      {"verify", t.verify_ms},         {"total", t.total_ms}};
-  for (const auto& [stage, ms] : stages) stages_[{stage, kind}].observe(ms / 1000.0);
+  for (const auto& [stage, ms] : r.timings.named()) stages_[{stage, kind}].observe(ms / 1000.0);
 }
 
 void Metrics::on_rpc(const std::string& method, int code) {
