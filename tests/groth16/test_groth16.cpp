@@ -4,6 +4,7 @@
 #include <functional>
 #include <random>
 
+#include "backend/cpu/cpu_backend.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -217,9 +218,18 @@ TEST_F(Groth16Test, UnsatisfiedWitnessIsReportedBeforeProving) {
     }
   };
   auto as = synthesize(liar);
+  auto copy = as;
   auto proof = create_proof(f.pk, as, ProofRandomness::fresh());
   ASSERT_FALSE(proof.ok());
   EXPECT_NE(proof.message().find("constraint 1"), std::string::npos) << proof.message();
+  // A caller that says it checked the rows (the engine, at synthesis) is taken at its word: the
+  // proof is made, and only the pairing check catches the lie.
+  cpu::CpuBackend backend(cpu::ThreadPool::shared());
+  auto unchecked = create_proof(f.pk, copy, ProofRandomness::fresh(), backend, {.rows_checked = true});
+  ASSERT_TRUE(unchecked.ok()) << unchecked.message();
+  auto ok = verify_proof(f.pvk, *unchecked, public_inputs(copy));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_FALSE(*ok);
 }
 
 TEST_F(Groth16Test, AssignmentOfAnotherShapeIsRejected) {
