@@ -169,6 +169,7 @@ void cuzk_engine_config_init(cuzk_engine_config* c) {
   c->log_level = "info";
   c->max_partitions_ahead = 0;
   c->idle_buffer_sets = -1;
+  c->express_synthesis_workers = 1;
 }
 
 cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuzk_error* err) {
@@ -186,6 +187,7 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     config.synthesis_workers = c->synthesis_workers;
     config.synthesis_threads = c->synthesis_threads;
     config.max_partitions_ahead = c->max_partitions_ahead;
+    config.express_synthesis_workers = c->express_synthesis_workers;
     config.idle_buffer_sets = c->idle_buffer_sets < 0 ? -1 : c->idle_buffer_sets;
     if (backend == "cpu") {
       config.devices = cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,

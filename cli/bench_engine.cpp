@@ -55,6 +55,7 @@ struct EngineBenchArgs {
   unsigned synthesis_workers = 2;
   unsigned synthesis_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
   unsigned partitions_ahead = 0;
+  unsigned express_synthesis_workers = 1;
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool verbose = false;
@@ -276,14 +277,21 @@ int bench_engine(const EngineBenchArgs& args) {
                porep_key->seconds + winning_key->seconds, gib(key_bytes).c_str());
   const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && page_size > 0) {
+    // The engine's own default (3/4 of RAM) assumes the keys are inside its budget; here they are
+    // not, so by default the budget is what the keys leave, less a tenth.
     const uint64_t ram = uint64_t(pages) * uint64_t(page_size);
-    const uint64_t engine_host = *host_budget ? *host_budget : ram / 4 * 3;
-    if (key_bytes + engine_host > ram)
+    const uint64_t left = ram > key_bytes ? (ram - key_bytes) / 10 * 9 : 0;
+    if (!*host_budget) {
+      *host_budget = std::min(ram / 4 * 3, left);
+      std::fprintf(stderr, "  engine host budget %s (RAM %s less the keys)\n", gib(*host_budget).c_str(),
+                   gib(ram).c_str());
+    } else if (key_bytes + *host_budget > ram) {
       std::fprintf(stderr,
                    "  warning: the keys (%s) and the engine's host budget (%s) exceed the RAM (%s); "
                    "consider --host-budget %lluG\n",
-                   gib(key_bytes).c_str(), gib(engine_host).c_str(), gib(ram).c_str(),
-                   (unsigned long long)((ram > key_bytes ? (ram - key_bytes) / 10 * 9 : 0) >> 30));
+                   gib(key_bytes).c_str(), gib(*host_budget).c_str(), gib(ram).c_str(),
+                   (unsigned long long)(left >> 30));
+    }
   }
 
   const bool porep_kind = args.partitions_per_job == 0;
@@ -297,6 +305,7 @@ int bench_engine(const EngineBenchArgs& args) {
   config.synthesis_workers = args.synthesis_workers;
   config.synthesis_threads = args.synthesis_threads;
   config.max_partitions_ahead = args.partitions_ahead;
+  config.express_synthesis_workers = args.express_synthesis_workers;
   config.keys["porep"] = porep_key->key;
   config.keys["winning"] = winning_key->key;
   config.ignore_verify_for_benchmarks = true;  // fake keys: proofs cannot verify
@@ -493,6 +502,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"synthesis_workers", args.synthesis_workers},
       {"synthesis_threads", args.synthesis_threads},
       {"partitions_ahead", args.partitions_ahead},
+      {"express_synthesis_workers", args.express_synthesis_workers},
       {"presynthesized", args.presynthesized},
       {"log_domain", args.log_domain},
       {"constraints", porep_key->constraints},
@@ -563,8 +573,12 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_option("--partitions-ahead", args->partitions_ahead,
                   "Partitions synthesized ahead of the devices (0: synthesis + device workers)")
       ->capture_default_str();
+  cmd->add_option("--express-synthesis-workers", args->express_synthesis_workers,
+                  "Synthesis workers kept for HIGH and CRITICAL partitions (the WinningPoSt jobs)")
+      ->capture_default_str();
   cmd->add_option("--host-budget", args->host_budget,
-                  "Engine host memory budget (e.g. 64G; default: 3/4 of RAM; the fake keys are outside it)");
+                  "Engine host memory budget (e.g. 64G; default: 3/4 of RAM, at most 9/10 of what the fake "
+                  "keys leave)");
   cmd->add_option("--seed", args->seed, "Seed of the synthetic circuits")->capture_default_str();
   cmd->add_flag("--presynthesized", args->presynthesized,
                 "Synthesize one partition per circuit before the clock starts and submit it as already "

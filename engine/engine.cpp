@@ -95,8 +95,9 @@ Status Engine::Impl::start() {
   log->info("event=engine_started host_budget={} devices={} synthesis_workers={} journal={}", host_bytes,
             devices.size(), config.synthesis_workers,
             config.journal_path.empty() ? "none" : config.journal_path);
-  for (unsigned n = 0; n < config.synthesis_workers; ++n)
-    threads_.emplace_back([this, n] { synthesis_worker(n); });
+  for (unsigned n = 0; n < config.synthesis_workers + config.express_synthesis_workers; ++n)
+    threads_.emplace_back(
+        [this, n, express = n >= config.synthesis_workers] { synthesis_worker(n, express); });
   for (auto& dev : devices)
     for (uint32_t w = 0; w < dev->desc.workers; ++w)
       threads_.emplace_back([this, d = dev.get(), w] { device_worker(*d, w); });

@@ -61,6 +61,10 @@ struct EngineConfig {
   uint64_t host_memory_budget = 0;  // bytes for partitions and parameter sets; 0: 3/4 of physical RAM
   unsigned synthesis_workers = 2;   // partitions synthesized at once (memory permitting)
   unsigned synthesis_threads = 1;   // threads each synthesis may use where it runs in parallel
+  // More synthesis workers that take only HIGH and CRITICAL partitions (WindowPoSt, WinningPoSt), so
+  // a PoSt never waits for PoRep partitions' synthesis to end: the ordinary workers are all busy
+  // for seconds at a time under a PoRep load. Idle otherwise.
+  unsigned express_synthesis_workers = 1;
   // Sets of a, b, c and aux buffers kept for reuse when no partition holds them (pinned when the
   // devices can pin; engine/partition_buffers.hpp). -1: synthesis workers + device workers;
   // 0: none kept. Idle sets count against the host budget and are dropped first under pressure.

@@ -86,7 +86,7 @@ struct Engine::Impl {
   void emit(EngineEvent ev) const;                  // never with mu_ held
 
   // workers.cpp
-  void synthesis_worker(unsigned n);
+  void synthesis_worker(unsigned n, bool express);
   void device_worker(DeviceState& dev, uint32_t worker);
   bool synthesize(WorkPtr item, unsigned n);  // true: queued for a device (synthesizing_ moved on)
   bool may_synthesize_locked() const;         // mu_ held: EngineConfig::max_partitions_ahead

@@ -1,5 +1,7 @@
 #include "engine/memory_budget.hpp"
 
+#include <algorithm>
+
 namespace cuzk::engine {
 
 struct MemoryBudget::State {
@@ -78,7 +80,7 @@ MemoryBudget::MemoryBudget(std::string name, uint64_t capacity, Logger log)
 
 Result<MemoryBudget::Reservation> MemoryBudget::acquire(uint64_t bytes, WaitKey key, const std::string& who,
                                                         const std::function<bool()>& abandon,
-                                                        const std::function<void(uint64_t)>& relieve) {
+                                                        const Relieve& relieve) {
   State& s = *state_;
   if (bytes > s.capacity)
     return make_error(who + ": needs " + std::to_string(bytes) + " bytes of " + s.name +
@@ -105,7 +107,7 @@ Result<MemoryBudget::Reservation> MemoryBudget::acquire(uint64_t bytes, WaitKey 
     }
     if (first && relieve) {
       lock.unlock();
-      relieve(bytes - left);
+      bytes -= std::min(bytes, relieve(bytes - left));
       lock.lock();
       if (s.capacity - s.reserved >= bytes) continue;
     }

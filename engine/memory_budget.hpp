@@ -65,13 +65,18 @@ class MemoryBudget {
   // `name` appears in every log line ("host", "device0").
   MemoryBudget(std::string name, uint64_t capacity, Logger log);
 
+  // What a waiter may do when it is first in line and still short by `short_by` bytes: free memory
+  // (a cache drops idle entries) and return 0, or cover part of the request with memory it comes to
+  // hold under a reservation of its own (a pooled buffer set) and return how many bytes that covers;
+  // the request shrinks by as much.
+  using Relieve = std::function<uint64_t(uint64_t short_by)>;
+
   // Blocks until `bytes` fit and no waiter ranked before `key` is waiting. Before each wait it
-  // calls `relieve(bytes short)` (without any lock held) so a cache may drop idle entries; it
-  // gives up with an error when `abandon()` turns true (checked on every wake: call wake_all()
-  // after changing what it reads) or at once when `bytes` exceeds the capacity.
+  // calls `relieve` (without any lock held); it gives up with an error when `abandon()` turns true
+  // (checked on every wake: call wake_all() after changing what it reads) or at once when `bytes`
+  // exceeds the capacity. The reservation may hold less than `bytes`: what `relieve` covered.
   Result<Reservation> acquire(uint64_t bytes, WaitKey key, const std::string& who,
-                              const std::function<bool()>& abandon,
-                              const std::function<void(uint64_t)>& relieve = {});
+                              const std::function<bool()>& abandon, const Relieve& relieve = {});
   // A reservation now, or none, ignoring waiters' order (for opportunistic caching).
   std::optional<Reservation> try_acquire(uint64_t bytes, const std::string& who);
 

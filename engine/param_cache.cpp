@@ -116,8 +116,11 @@ Result<std::shared_ptr<ParamSet>> ParamCache::load(const std::string& name, Wait
   const bool is_zkey = ends_with(name, ".zkey");
   // Decoded points take about what the uncompressed file does; a zkey's coefficients are kept too.
   const uint64_t estimate = file_bytes + file_bytes / 8;
-  auto reservation = host_.acquire(estimate, wait, who + " params=" + name, abandon,
-                                   [this](uint64_t short_by) { relieve_host(short_by); });
+  auto reservation =
+      host_.acquire(estimate, wait, who + " params=" + name, abandon, [this](uint64_t short_by) {
+        relieve_host(short_by);
+        return uint64_t(0);
+      });
   if (!reservation) return reservation.error();
   const Check check = trusted_ ? Check::curve_only : Check::full;
   std::shared_ptr<const groth16::ProvingKey> key;

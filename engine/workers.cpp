@@ -27,11 +27,15 @@ std::string worker_context(const WorkItem& w, const std::string& worker, int dev
 
 // ------------------------------------------------------------------ synthesis
 
-void Engine::Impl::synthesis_worker(unsigned n) {
+void Engine::Impl::synthesis_worker(unsigned n, bool express) {
+  // The queue is ordered by priority, so its first partition is the one an express worker may take.
+  const auto takes = [&] {
+    return !synth_queue_.empty() &&
+           (!express || synth_queue_.begin()->second->job->priority >= Priority::high);
+  };
   std::unique_lock lock(mu_);
   for (;;) {
-    work_cv_.wait(
-        lock, [&] { return stopping_ || (!paused_ && !synth_queue_.empty() && may_synthesize_locked()); });
+    work_cv_.wait(lock, [&] { return stopping_ || (!paused_ && takes() && may_synthesize_locked()); });
     if (stopping_) return;
     auto node = synth_queue_.extract(synth_queue_.begin());
     WorkPtr item = std::move(node.mapped());
@@ -65,20 +69,29 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
     return false;
   }
   // Pooled buffers first: a set already made (pinned, its pages mapped) brings its own share of the
-  // host budget, and the partition reserves only the rest.
+  // host budget, and the partition reserves only the rest. A set that turns idle while this
+  // partition waits for the budget is taken too, never dropped to make room for a new one: making
+  // a set costs seconds of page mapping and pinning, and stalls the device workers while it pins.
   const PartitionInput& input = job->request.partitions.at(item->partition);
   const bool pooled = uses_pooled_buffers(input);
+  const BufferShape shape = buffer_shape(**lease);
   PartitionBuffers buffers;
-  if (pooled) buffers = this->buffers->take_idle(buffer_shape(**lease));
+  if (pooled) buffers = this->buffers->take_idle(shape);
   const uint64_t bytes = partition_host_bytes(**lease) - buffers.bytes();
-  auto reservation = host->acquire(bytes, job->wait_key(), who, abandon,
-                                   [this](uint64_t short_by) { params->relieve_host(short_by); });
+  auto reservation = host->acquire(bytes, job->wait_key(), who, abandon, [&](uint64_t short_by) -> uint64_t {
+    if (pooled && !buffers.held()) {
+      buffers = this->buffers->take_idle(shape);
+      if (buffers.held()) return buffers.bytes();
+    }
+    params->relieve_host(short_by);
+    return 0;
+  });
   if (!reservation) {
     if (!abandoned(*job))
       fail_job(job, "partition " + std::to_string(item->partition) + ": " + reservation.message());
     return false;
   }
-  if (pooled && !buffers.held()) buffers = this->buffers->make(buffer_shape(**lease), *reservation, who);
+  if (pooled && !buffers.held()) buffers = this->buffers->make(shape, *reservation, who);
   bool first_admission = false;
   {
     std::lock_guard lock(mu_);
@@ -188,7 +201,10 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   const uint64_t plan = config.devices.planner(shape);
   auto vram = dev.budget->acquire(
       plan, job->wait_key(), who, [this, job] { return abandoned(*job); },
-      [this, &dev](uint64_t short_by) { params->relieve_device(dev.desc.index, short_by); });
+      [this, &dev](uint64_t short_by) {
+        params->relieve_device(dev.desc.index, short_by);
+        return uint64_t(0);
+      });
   if (!vram) {
     if (abandoned(*job)) return;
     // The plan does not fit this device at all: not the device's fault; try another.

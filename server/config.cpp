@@ -186,6 +186,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   CUZK_TRY_STATUS(e.get_size("host_memory_budget", c.host_memory_budget));
   CUZK_TRY_STATUS(e.get_uint("synthesis_workers", c.synthesis_workers));
   CUZK_TRY_STATUS(e.get_uint("synthesis_threads", c.synthesis_threads));
+  CUZK_TRY_STATUS(e.get_uint("express_synthesis_workers", c.express_synthesis_workers));
   CUZK_TRY_STATUS(e.get_uint("max_partitions_ahead", c.max_partitions_ahead));
   if (*engine && (*engine)->contains("idle_buffer_sets")) {
     uint32_t idle = 0;

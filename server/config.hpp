@@ -39,7 +39,8 @@ struct DaemonConfig {
   uint64_t host_memory_budget = 0;  // bytes; 0: 3/4 of physical memory
   uint32_t synthesis_workers = 2;
   uint32_t synthesis_threads = 1;
-  uint32_t max_partitions_ahead = 0;  // synthesized ahead of the devices; 0: synthesis + device workers
+  uint32_t express_synthesis_workers = 1;  // more, for HIGH and CRITICAL partitions only
+  uint32_t max_partitions_ahead = 0;       // synthesized ahead of the devices; 0: synthesis + device workers
   // Pooled partition buffer sets kept idle; absent: as many as can be in flight.
   std::optional<uint32_t> idle_buffer_sets;
   uint32_t max_attempts = 3;

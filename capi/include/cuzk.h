@@ -78,23 +78,25 @@ typedef enum cuzk_job_state {
 } cuzk_job_state;
 
 typedef struct cuzk_engine_config {
-  const char* journal_path;      /* SQLite journal; NULL or "": none (jobs do not survive a restart) */
-  uint64_t host_memory_budget;   /* bytes; 0: 3/4 of physical memory */
-  uint32_t synthesis_workers;    /* partitions synthesized at once */
-  uint32_t synthesis_threads;    /* threads per synthesis */
-  const char* backend;           /* "cpu", or "cuda" when libcuzk was built with CUDA */
-  uint32_t num_devices;          /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
-  uint32_t workers_per_device;   /* workers pinned to each device (by index) */
-  uint64_t device_memory_budget; /* bytes per device; "cuda": 0 = its free memory less 1 GiB */
-  uint32_t threads_per_worker;   /* "cpu": threads each worker proves with */
-  uint32_t max_attempts;         /* device-stage attempts per partition */
-  uint32_t quarantine_after;     /* consecutive failures that take a device out of service */
-  int trusted_params;            /* nonzero: skip subgroup checks when loading parameter files */
-  uint32_t result_ttl_seconds;   /* unfetched results are kept this long */
-  const char* log_level;         /* "trace", "debug", "info", "warn", "error", "off"; NULL: "info" */
-  uint32_t max_partitions_ahead; /* synthesized ahead of the devices; 0: synthesis + device workers */
-  int32_t idle_buffer_sets;      /* pooled (pinned) partition buffer sets kept idle; -1: as many as
-                                    can be in flight (the default) */
+  const char* journal_path;           /* SQLite journal; NULL or "": none (jobs do not survive a restart) */
+  uint64_t host_memory_budget;        /* bytes; 0: 3/4 of physical memory */
+  uint32_t synthesis_workers;         /* partitions synthesized at once */
+  uint32_t synthesis_threads;         /* threads per synthesis */
+  const char* backend;                /* "cpu", or "cuda" when libcuzk was built with CUDA */
+  uint32_t num_devices;               /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
+  uint32_t workers_per_device;        /* workers pinned to each device (by index) */
+  uint64_t device_memory_budget;      /* bytes per device; "cuda": 0 = its free memory less 1 GiB */
+  uint32_t threads_per_worker;        /* "cpu": threads each worker proves with */
+  uint32_t max_attempts;              /* device-stage attempts per partition */
+  uint32_t quarantine_after;          /* consecutive failures that take a device out of service */
+  int trusted_params;                 /* nonzero: skip subgroup checks when loading parameter files */
+  uint32_t result_ttl_seconds;        /* unfetched results are kept this long */
+  const char* log_level;              /* "trace", "debug", "info", "warn", "error", "off"; NULL: "info" */
+  uint32_t max_partitions_ahead;      /* synthesized ahead of the devices; 0: synthesis + device workers */
+  int32_t idle_buffer_sets;           /* pooled (pinned) partition buffer sets kept idle; -1: as many as
+                                         can be in flight (the default) */
+  uint32_t express_synthesis_workers; /* more synthesis workers, for HIGH and CRITICAL partitions only
+                                         (default 1) */
 } cuzk_engine_config;
 
 /* Per-job timings in milliseconds; stage times are summed over partitions. */

@@ -83,9 +83,30 @@ TEST(MemoryBudget, RelieveIsAskedBeforeWaiting) {
   auto r = b.acquire(5, {}, "w", {}, [&](uint64_t short_by) {
     EXPECT_EQ(short_by, 3u);
     cached.reset();
+    return uint64_t(0);
   });
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(b.reserved(), 5u);
+}
+
+TEST(MemoryBudget, RelieveMayCoverPartOfTheRequest) {
+  MemoryBudget b("host", 10, test_logger());
+  // A pooled set's own reservation (3) and someone else's (6): 1 left, 4 asked, 3 short. The
+  // waiter takes over the set, which covers those 3, so the 1 left is enough.
+  std::optional<MemoryBudget::Reservation> set = b.try_acquire(3, "set");
+  ASSERT_TRUE(set.has_value());
+  auto hold = b.acquire(6, {}, "hold", {});
+  ASSERT_TRUE(hold.ok());
+  int asked = 0;
+  auto r = b.acquire(4, {}, "w", {}, [&](uint64_t short_by) -> uint64_t {
+    ++asked;
+    EXPECT_EQ(short_by, 3u);
+    return set->bytes();
+  });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(r->bytes(), 1u);
+  EXPECT_EQ(b.reserved(), 10u);
 }
 
 TEST(RequestCodec, RoundTrips) {

@@ -110,6 +110,7 @@ TEST(Engine, PriorityThenAgeOrdersDispatch) {
   EventLog events;
   auto c = cpu_config(1, 1);
   c.synthesis_workers = 1;
+  c.express_synthesis_workers = 0;  // one worker: admission order is dispatch order
   c.start_paused = true;
   c.observer = events.observer();
   auto engine = make_engine(std::move(c));
@@ -161,6 +162,39 @@ TEST(Engine, WinningPostIsNotStuckBehindPoRep) {
   const size_t after = events.count(EngineEvent::Type::partition_done);
   EXPECT_LE(after - before, 3u + 1u + 1u);  // + the WinningPoSt itself
   for (JobId id : porep) EXPECT_EQ(engine->await(id, kLongWait)->state, JobState::done);
+}
+
+// The express synthesis worker takes HIGH and CRITICAL partitions only: under a NORMAL load no more
+// partitions are synthesized at once than there are ordinary workers, and a WinningPoSt submitted
+// into that load completes.
+TEST(Engine, ExpressSynthesisWorkersTakeOnlyHighPriorityPartitions) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.synthesis_workers = 1;
+  c.express_synthesis_workers = 1;
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  std::vector<JobId> porep;
+  for (int i = 0; i < 2; ++i) porep.push_back(*engine->submit(tiny_job(JobKind::porep_c2)));
+  while (events.count(EngineEvent::Type::partition_done) < 3)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auto winning = engine->submit(tiny_job(JobKind::winning_post));
+  ASSERT_TRUE(winning.ok());
+  auto r = engine->await(*winning, kLongWait);
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r, *tiny_key());
+  for (JobId id : porep) EXPECT_EQ(engine->await(id, kLongWait)->state, JobState::done);
+  int normal = 0, most_normal = 0, admitted_winning = 0;
+  for (const auto& e : events.events()) {
+    if (e.job == *winning) {
+      admitted_winning += e.type == EngineEvent::Type::admitted;
+      continue;
+    }
+    if (e.type == EngineEvent::Type::admitted) most_normal = std::max(most_normal, ++normal);
+    if (e.type == EngineEvent::Type::synthesized) --normal;
+  }
+  EXPECT_EQ(most_normal, 1);
+  EXPECT_EQ(admitted_winning, 1);
 }
 
 TEST(Engine, CancelsQueuedAndRunningJobs) {

@@ -265,5 +265,37 @@ TEST(PartitionBuffers, SynthesisStaysABoundedDistanceAheadOfTheDevices) {
   EXPECT_LE(s.buffer_sets_made, 3u);  // two ahead and one on the device
 }
 
+// When the host budget, not max_partitions_ahead, is what holds synthesis back, a partition waiting
+// for the budget takes the set that turns idle instead of dropping it to make a new one (which
+// costs seconds of page mapping and pinning at 2^27).
+TEST(PartitionBuffers, APartitionWaitingForTheBudgetTakesTheSetThatTurnsIdle) {
+  EngineConfig c = testing::cpu_config(1, 1);
+  c.synthesis_workers = 2;
+  c.max_partitions_ahead = 8;
+  c.idle_buffer_sets = 4;
+  auto tiny = make_param_set("tiny", testing::key_for(testing::tiny_spec()));
+  ASSERT_TRUE(tiny.ok());
+  c.host_memory_budget = 2 * partition_host_bytes(**tiny) + 1024;  // two partitions at a time
+  c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor&, uint32_t) {
+    FaultPlan p;
+    p.delay = std::chrono::milliseconds(5);
+    return p;
+  });
+  auto made = Engine::create(std::move(c));
+  ASSERT_TRUE(made.ok()) << made.message();
+  Engine& engine = **made;
+  JobRequest r;
+  r.params = "tiny";
+  for (int p = 0; p < 12; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
+  auto id = engine.submit(std::move(r));
+  ASSERT_TRUE(id.ok()) << id.message();
+  auto res = engine.await(*id, std::chrono::seconds(60));
+  ASSERT_TRUE(res.ok()) << res.message();
+  EXPECT_EQ(res->state, JobState::done) << res->error;
+  const EngineStatus s = testing::wait_until_idle(engine);
+  EXPECT_LE(s.buffer_sets_made, 2u);  // the budget never held a third
+  EXPECT_EQ(s.buffer_sets_idle, s.buffer_sets_made);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

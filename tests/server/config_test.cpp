@@ -15,6 +15,7 @@ TEST(ServerConfig, TheDeployedExampleLoads) {
   const auto st = load_config_file(CUZK_DEPLOY_DIR "/cuzkd.example.toml", c);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(c.max_partitions_ahead, 0u);
+  EXPECT_EQ(c.express_synthesis_workers, 1u);
   EXPECT_FALSE(c.idle_buffer_sets.has_value());
 }
 
@@ -33,6 +34,7 @@ log_level = "debug"
 journal = "/var/lib/cuzk/journal.db"
 host_memory_budget = "96G"
 synthesis_workers = 4
+express_synthesis_workers = 2
 max_partitions_ahead = 3
 idle_buffer_sets = 0
 trusted_params = true
@@ -59,6 +61,7 @@ preload = ["/a.params", "/b.params"]
   EXPECT_EQ(c.journal, "/var/lib/cuzk/journal.db");
   EXPECT_EQ(c.host_memory_budget, uint64_t(96) << 30);
   EXPECT_EQ(c.synthesis_workers, 4u);
+  EXPECT_EQ(c.express_synthesis_workers, 2u);
   EXPECT_EQ(c.max_partitions_ahead, 3u);
   ASSERT_TRUE(c.idle_buffer_sets.has_value());
   EXPECT_EQ(*c.idle_buffer_sets, 0u);
