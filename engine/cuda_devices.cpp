@@ -3,12 +3,29 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/device_bases.hpp"
 #include "backend/cuda/runtime.hpp"
 
 namespace cuzk::engine {
+
+DeviceSplit split_device_budget(uint64_t budget, const CudaDeviceOptions& options) {
+  DeviceSplit d;
+  const uint32_t w = std::max<uint32_t>(1, options.workers);
+  d.per_worker = budget / w;
+  if (w < 2 || options.shared_bases_fraction <= 0 || options.shared_bases_fraction >= 1) return d;
+  const uint64_t store = uint64_t(double(budget) * options.shared_bases_fraction);
+  const uint64_t each = (budget - store) / w;
+  if (each < options.min_worker_bytes) return d;
+  d.shared_bases = store;
+  d.per_worker = each;
+  return d;
+}
 
 Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   std::string why;
@@ -36,24 +53,49 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     set.devices.push_back({index, budget, options.workers});
   }
   // Each worker plans within its share; the engine reserves exactly that share for a partition.
-  set.factory = [](const DeviceDescriptor& d, uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
+  // A device's shared store is made with its first worker's backend.
+  struct Stores {
+    std::mutex mu;
+    std::map<uint32_t, std::shared_ptr<cuda::DeviceBases>> by_device;
+  };
+  auto stores = std::make_shared<Stores>();
+  set.factory = [options, stores](const DeviceDescriptor& d,
+                                  uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
+    CudaDeviceOptions per = options;
+    per.workers = d.workers;
+    const DeviceSplit split = split_device_budget(d.memory_budget, per);
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
-    o.vram_budget = d.memory_budget / d.workers;
+    o.vram_budget = split.per_worker;
+    o.resident_pass_points = options.resident_pass_points;
+    if (split.shared_bases) {
+      std::lock_guard lock(stores->mu);
+      auto& store = stores->by_device[d.index];
+      if (!store) store = std::make_shared<cuda::DeviceBases>(int(d.index), split.shared_bases);
+      o.shared_bases = store;
+      // A worker's share holds its work area and its stages, not bases: smaller passes leave the
+      // H stage room to keep a, b and c on the device.
+      if (!o.resident_pass_points) o.resident_pass_points = size_t(1) << 24;
+      o.resident_fraction = 0.5;
+    }
     auto backend = cuda::CudaBackend::create(o);
     if (!backend) return backend.error();
     return std::unique_ptr<ComputeBackend>(std::move(*backend));
   };
-  set.backend_manages_residency = true;  // each CudaBackend keeps bases within its share
+  set.h_on_device = true;
+  set.backend_manages_residency = true;  // each CudaBackend keeps bases within its share (or the store)
   set.pin_host = [](const void* p, size_t bytes) -> Result<std::shared_ptr<void>> {
     auto pinned = cuda::PinnedRange::pin(p, bytes);
     if (!pinned) return pinned.error();
     return std::shared_ptr<void>(std::make_shared<cuda::PinnedRange>(std::move(*pinned)));
   };
-  const uint32_t workers = options.workers;
-  set.planner = [budgets = set.devices, workers](const PlanShape&) -> uint64_t {
+  set.planner = [budgets = set.devices, options](const PlanShape&) -> uint64_t {
     uint64_t smallest = UINT64_MAX;
-    for (const auto& d : budgets) smallest = std::min<uint64_t>(smallest, d.memory_budget / workers);
+    for (const auto& d : budgets) {
+      CudaDeviceOptions per = options;
+      per.workers = d.workers;
+      smallest = std::min<uint64_t>(smallest, split_device_budget(d.memory_budget, per).per_worker);
+    }
     return smallest;
   };
   return set;

@@ -2,6 +2,11 @@
 // pinned to its device by index (never "the current device"), each planning its stages within an
 // equal share of the device's budget. The engine reserves that share before a worker touches the
 // device, so the workers of one card can never exceed its budget together.
+//
+// With several workers on a card large enough, part of its budget is first set aside for one store
+// of resident bases (backend/cuda/device_bases.hpp) that the card's workers share, and the workers
+// split the rest: one copy of a 2^27 key's 72 GiB of bases serves both workers of an H200, so one
+// can compute H (and upload the next partition) while the other runs its MSMs.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +22,22 @@ struct CudaDeviceOptions {
   uint64_t vram_budget = 0;       // per device; 0: its free memory less `margin`
   uint64_t margin = uint64_t(1) << 30;
   uint32_t workers = 2;  // per device
+  // Share of each device's budget for the bases its workers share, when it has more than one
+  // worker and every worker keeps at least `min_worker_bytes` beside it; 0: no sharing (each
+  // worker keeps its own resident bases within its share).
+  double shared_bases_fraction = 0.6;
+  uint64_t min_worker_bytes = uint64_t(20) << 30;
+  // Points per pass of resident MSMs (0: the backend's default). Passes of 2^24 keep a worker's
+  // work area near 8 GiB, which leaves room for the H stage beside it in a shared-bases share.
+  size_t resident_pass_points = 0;
 };
+
+// The store size and per-worker budget cuda_devices gives a device of `budget` bytes.
+struct DeviceSplit {
+  uint64_t shared_bases = 0;  // 0: none
+  uint64_t per_worker = 0;
+};
+DeviceSplit split_device_budget(uint64_t budget, const CudaDeviceOptions& options);
 
 // Fails when no device is found or a listed index does not exist.
 Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options);

@@ -69,6 +69,9 @@ struct DeviceSet {
   // The workers' backends keep parameter sets resident on their own, within their share of the
   // device budget (the CUDA backend does): the engine then does not reserve residency again.
   bool backend_manages_residency = false;
+  // The devices compute H in device memory (the CUDA backend), so a partition needs no host scratch
+  // for it (partition_host_bytes).
+  bool h_on_device = false;
 };
 
 // `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend

@@ -142,11 +142,20 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
   }
 }
 
-uint64_t partition_host_bytes(const ParamSet& params) {
+PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device) {
+  PartitionExtras e;
+  e.wire_copy =
+      std::holds_alternative<CircomInput>(input) || params.key->layout != groth16::QueryLayout::compacted;
+  e.h_scratch = !h_on_device;
+  return e;
+}
+
+uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& extras) {
   const groth16::ProvingKey& k = *params.key;
   const uint64_t fr = 32;
   const uint64_t wires = k.num_inputs + k.num_aux;
-  return 4 * k.domain_size * fr + 2 * wires * fr + 3 * (wires / 8 + 64) + 4096;
+  return (3 + extras.h_scratch) * k.domain_size * fr + (1 + extras.wire_copy) * wires * fr +
+         3 * (wires / 8 + 64) + 4096;
 }
 
 }  // namespace cuzk::engine

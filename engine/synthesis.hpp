@@ -37,10 +37,19 @@ bool uses_pooled_buffers(const PartitionInput& input);
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
                                                   unsigned threads, PartitionBuffers buffers = {});
 
+// What a partition needs beyond its a, b, c and wire vectors.
+struct PartitionExtras {
+  bool wire_copy = true;  // a second wire vector: the prover's per-wire scalars for snarkjs keys,
+                          // or a circom witness during synthesis
+  bool h_scratch = true;  // a domain vector of scratch for the H stage on the host (the CPU backend)
+};
+// The extras of this input on these devices: a synthetic or already-synthesized partition with a
+// bellman (compacted) key needs no wire copy; a device that computes H needs no host scratch.
+PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device);
+
 // Host bytes a partition holds from admission until its proof: the a, b and c vectors (the H scalars
-// are computed in place in a), the wire assignment and the densities, one more wire vector (the
-// prover's per-wire scalars for snarkjs keys, or a circom witness during synthesis), and one more
-// domain vector for the H stage's scratch (the CPU backend's NTT tables).
-uint64_t partition_host_bytes(const ParamSet& params);
+// are computed in place in a), the wire assignment and the densities, and the extras. The default
+// counts every extra (the most any input or backend needs).
+uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& extras = {});
 
 }  // namespace cuzk::engine

@@ -77,7 +77,9 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   const BufferShape shape = buffer_shape(**lease);
   PartitionBuffers buffers;
   if (pooled) buffers = this->buffers->take_idle(shape);
-  const uint64_t bytes = partition_host_bytes(**lease) - buffers.bytes();
+  const uint64_t bytes =
+      partition_host_bytes(**lease, partition_extras(input, **lease, config.devices.h_on_device)) -
+      buffers.bytes();
   auto reservation = host->acquire(bytes, job->wait_key(), who, abandon, [&](uint64_t short_by) -> uint64_t {
     if (pooled && !buffers.held()) {
       buffers = this->buffers->take_idle(shape);

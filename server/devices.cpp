@@ -37,9 +37,15 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
       if (d.vram_budget) set.devices[i].memory_budget = d.vram_budget;
       set.devices[i].workers = d.workers;
     }
-    set.planner = [devices = set.devices](const engine::PlanShape&) -> uint64_t {
+    // The factory splits each device's budget by its descriptor (a store of shared bases first,
+    // where it has several workers and room); the engine reserves a worker's share of that split.
+    set.planner = [devices = set.devices, o](const engine::PlanShape&) -> uint64_t {
       uint64_t share = UINT64_MAX;
-      for (const auto& d : devices) share = std::min<uint64_t>(share, d.memory_budget / d.workers);
+      for (const auto& d : devices) {
+        engine::CudaDeviceOptions per = o;
+        per.workers = d.workers;
+        share = std::min<uint64_t>(share, engine::split_device_budget(d.memory_budget, per).per_worker);
+      }
       return share;
     };
 #else

@@ -9,6 +9,7 @@
 #include <thread>
 #include <utility>
 
+#include "backend/cuda/device_bases.hpp"
 #include "backend/cuda/msm.hpp"
 #include "backend/cuda/ntt.hpp"
 #include "backend/cuda/runtime.hpp"
@@ -48,9 +49,10 @@ uint64_t fingerprint(std::span<const Affine> bases) {
 template <class Affine>
 struct ResidentMsm {
   Msm<Affine> ctx;
-  size_t bytes;  // its bases (the work area is shared: Impl::shared_work)
+  size_t bytes;  // its bases in this backend's budget (the work area is shared: Impl::shared_work)
   uint64_t fingerprint;
-  uint64_t last_used;  // the call that last used it (Impl::calls)
+  uint64_t last_used;                // the call that last used it (Impl::calls)
+  std::shared_ptr<const void> hold;  // the bases, when they live in the device's DeviceBases
 };
 
 template <class Affine>
@@ -297,6 +299,10 @@ struct CudaBackend::Impl {
     // on the H200; 2^26 loses again: its window no longer suits the caches.)
     MsmConfig cfg;
     cfg.precompute = options.precompute;
+    // With a DeviceBases store the bases live there, outside this backend's budget, which then
+    // holds only the work area.
+    const bool shared_bases = options.shared_bases != nullptr;
+    cfg.referenced_bases = shared_bases;
     const size_t pass = options.resident_pass_points ? options.resident_pass_points : size_t(1) << 25;
     cfg.chunk_points = sh.max_points > pass ? pass : 0;
     // The window suits the points per pass: every pass sorts into and merges all buckets.
@@ -314,7 +320,15 @@ struct CudaBackend::Impl {
     while (double(resident + needed()) > cap && evict_one_idle()) {
     }
     if (double(resident + needed()) > cap) return static_cast<Msm<Affine>*>(nullptr);
-    record({sh.stage, "made resident", needed()});
+    std::shared_ptr<const DeviceBuffer<Affine>> on_device;
+    if (shared_bases) {
+      auto got = options.shared_bases->get(rq.bases, print, stager.get(), stream);
+      if (!got) return got.error();
+      if (!*got) return static_cast<Msm<Affine>*>(nullptr);  // the store is full: stream
+      on_device = std::move(*got);
+    }
+    record({sh.stage, shared_bases ? "made resident (bases shared by the device's workers)" : "made resident",
+            needed()});
     const auto t0 = std::chrono::steady_clock::now();
     if (!shared_work || shared_work->bytes() < rp->work_bytes) {
       auto grown = MsmWorkspace::create(options.device, rp->work_bytes);
@@ -328,8 +342,12 @@ struct CudaBackend::Impl {
     auto made = Msm<Affine>::create(options.device, sh.max_points, cfg, false, shared_work);
     if (!made) return made.error();
     made->set_stager(stager.get());
-    CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), sh.nb, Memory::host, stream));
-    auto it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->base_bytes, print, calls}).first;
+    if (on_device)
+      CUZK_TRY_STATUS(made->set_bases(on_device->data(), sh.nb, Memory::device, stream));
+    else
+      CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), sh.nb, Memory::host, stream));
+    auto it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->base_bytes, print, calls, on_device})
+                  .first;
     resident += rp->base_bytes;
     finish(t0);
     return &it->second.ctx;
@@ -499,6 +517,11 @@ Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaBackendOption
   if (budget > free_bytes)
     return make_error("cuda: device " + std::to_string(options.device) + " has " + mib(free_bytes) +
                       " free, less than the budget of " + mib(budget));
+  if (options.shared_bases && options.shared_bases->device() != options.device)
+    return make_error("cuda: the shared bases of device " + std::to_string(options.shared_bases->device()) +
+                      " given to a backend of device " + std::to_string(options.device));
+  if (options.shared_bases && options.precompute != 1)
+    return make_error("cuda: shared bases are not precomputed (precompute must be 1)");
   auto stream = Stream::create(options.device);
   if (!stream) return stream.error();
   StagerOptions so;
@@ -590,6 +613,7 @@ void CudaBackend::release_resident() {
   impl_->g2.clear();
   impl_->shared_work.reset();
   impl_->resident = 0;
+  if (impl_->options.shared_bases) impl_->options.shared_bases->release_unused();
 }
 
 }  // namespace cuzk::cuda

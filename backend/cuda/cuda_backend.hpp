@@ -25,6 +25,8 @@
 
 namespace cuzk::cuda {
 
+class DeviceBases;
+
 struct CudaBackendOptions {
   int device = 0;
   // Device memory this backend may use. 0: the device's free memory at creation less `margin`.
@@ -41,6 +43,10 @@ struct CudaBackendOptions {
   // Host threads copying pageable host memory into the pinned staging slots (HostStager);
   // 0: half the hardware threads, at most 8.
   unsigned staging_threads = 0;
+  // The device's store of resident bases, shared with its other workers (device_bases.hpp): the
+  // bases then live there, outside `vram_budget`, which holds this worker's work area and stages.
+  // nullptr: this backend keeps its own bases within `resident_fraction` of its budget.
+  std::shared_ptr<DeviceBases> shared_bases;
 };
 
 // One stage's plan, for logs and tests.

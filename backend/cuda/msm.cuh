@@ -40,15 +40,16 @@ struct Layout {
   MsmPlan plan;
   DigitShape shape{};
   size_t max_points = 0;
-  size_t entries = 0;    // E: (scalar, window) pairs per chunk
-  uint32_t KZ = 0;       // bucket keys of all sets; KZ itself is the zero digit's key
-  int key_bits = 0;      // radix sort width
-  uint32_t run = 0;      // L: points per item
-  size_t cap_a = 0;      // items, first round (and odd rounds)
-  size_t cap_b = 0;      // items, even rounds
-  uint32_t level0 = 0;   // per-set outputs of the reduction's first level (H / K0); 0: host only
-  size_t words = 0;      // density words
-  size_t cub_bytes = 0;  // CUB scratch
+  size_t entries = 0;       // E: (scalar, window) pairs per chunk, the most nonzero digits
+  size_t digit_blocks = 0;  // digits_kernel blocks per chunk
+  uint32_t KZ = 0;          // bucket keys of all sets; KZ itself is the zero digit's key
+  int key_bits = 0;         // radix sort width
+  uint32_t run = 0;         // L: points per item
+  size_t cap_a = 0;         // items, first round (and odd rounds)
+  size_t cap_b = 0;         // items, even rounds
+  uint32_t level0 = 0;      // per-set outputs of the reduction's first level (H / K0); 0: host only
+  size_t words = 0;         // density words
+  size_t cub_bytes = 0;     // CUB scratch
 };
 
 template <class Affine>
@@ -64,6 +65,7 @@ struct Work {
   DeviceSpan<Fr> scalar_stage[2];
   DeviceSpan<uint64_t> density;
   DeviceSpan<uint32_t> word_rank;
+  DeviceSpan<uint32_t> block_nnz;  // nonzero digits per digits_kernel block, then their offsets
   DeviceSpan<uint32_t> keys[2], vals[2];
   DeviceSpan<uint8_t> cub_tmp;
   DeviceSpan<uint32_t> off_entries, counts, off_items[2];
@@ -86,6 +88,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   if (cfg.window_bits > 24) return make_error("MSM: window_bits above 24");
   if (streamed && cfg.precompute != 1)
     return make_error("MSM: streamed bases cannot be precomputed (precompute must be 1)");
+  if (cfg.referenced_bases && (streamed || cfg.precompute != 1))
+    return make_error("MSM: referenced bases are neither streamed nor precomputed (precompute must be 1)");
   Layout L;
   const bool fold_all = cfg.precompute == 0;
   const double add_cost = sizeof(typename Affine::field) > 48 ? 1.45 : 1.42;
@@ -115,6 +119,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.cap_b = ceil_div(L.cap_a, L.run) + L.KZ + 1;
   L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
   L.words = ceil_div(max_points, 64);
+  L.digit_blocks = ceil_div(C, kDigitBlock);
 
   // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
   size_t sort_bytes = 0, scan_bytes = 0, max_bytes = 0;
@@ -122,7 +127,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   CUZK_TRY_STATUS(
       check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, uint32_t(L.entries), 0, L.key_bits),
             "cub::DeviceRadixSort::SortPairs (size)"));
-  const size_t scan_n = std::max<size_t>(L.KZ + 1, L.words);
+  const size_t scan_n = std::max<size_t>({L.KZ + 1, L.words, L.digit_blocks + 1});
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<uint32_t*>(nullptr),
                                                       static_cast<uint32_t*>(nullptr), uint32_t(scan_n)),
                         "cub::DeviceScan::ExclusiveSum (size)"));
@@ -142,7 +147,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   p.sets = S;
   p.bucket_run = L.run;
   p.chunk_points = C;
-  p.base_bytes = streamed ? 0 : size_t(m) * max_points * sizeof(Affine);
+  p.base_bytes = streamed || cfg.referenced_bases ? 0 : size_t(m) * max_points * sizeof(Affine);
   Work<Affine> sizing;
   p.work_bytes = carve_work<Affine>(L, streamed, -1, nullptr, sizing);
   return L;
@@ -166,6 +171,7 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
   }
   take(w.density, L.words);
   take(w.word_rank, L.words);
+  take(w.block_nnz, L.digit_blocks + 1);
   take(w.cub_tmp, L.cub_bytes);
   take(w.off_entries, size_t(L.KZ) + 1);
   take(w.counts, size_t(L.KZ) + 1);
@@ -193,13 +199,14 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   using F = typename Affine::field;
   using Xyzz = curve::xyzz_t<F, typename Affine::params>;
   using W = msm_detail::Work<Affine>;
-  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::keys, W::vals, W::cub_tmp,
+  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::block_nnz, W::keys, W::vals, W::cub_tmp,
       W::off_entries, W::counts, W::off_items, W::part, W::buckets, W::item_len, W::item_ids, W::lvl_L,
       W::lvl_A, W::fold_tmp, W::lvl_sums;
 
   int device = -1;
   msm_detail::Layout L;
   bool streamed = false;
+  bool referenced = false;  // bases held elsewhere on the device (MsmConfig::referenced_bases)
 
   Stream copy;                   // the context's own stream for host-to-device staging
   HostStager* stager = nullptr;  // pinned path for host inputs (set_stager), else the driver's
@@ -225,7 +232,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     return Status::Ok();
   }
   Xyzz* host_sets = nullptr;     // pinned: level sums (kMaxLevels per set), then the last level's elements
-  uint32_t* host_max = nullptr;  // pinned: [0] most items in a bucket, [1] item total
+  uint32_t* host_max = nullptr;  // pinned: [0] most items in a bucket, [1] item total, [2] digits
 
   // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
   bool profile = false;
@@ -252,7 +259,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     if (host_max) (void)cudaFreeHost(host_max);
   }
 
-  Status sort_and_sum(const Stream& s, uint32_t n, int stage);
+  Status sort_and_sum(const Stream& s, uint32_t E, int stage);
   Status reduce(const Stream& s, typename Msm<Affine>::Jacobian* out);
   Result<typename Msm<Affine>::Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density_host,
                                              Memory where, ScalarForm form, const Stream& s);
@@ -289,13 +296,14 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
       check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels + msm_detail::kHostLevel) *
                                                sizeof(typename State::Xyzz)),
             "cudaMallocHost"));
-  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 2 * sizeof(uint32_t)), "cudaMallocHost"));
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 3 * sizeof(uint32_t)), "cudaMallocHost"));
   st->profile = config.profile;
   if (st->profile)
     for (cudaEvent_t& e : st->ev) CUZK_TRY_STATUS(check(cudaEventCreate(&e), "cudaEventCreate"));
 
   // The context's own allocations: the bases' tables, and the work area unless one is shared.
-  if (!streamed_bases) {
+  st->referenced = config.referenced_bases;
+  if (!streamed_bases && !config.referenced_bases) {
     auto t = DeviceBuffer<Affine>::alloc(device, size_t(lay.plan.precompute) * max_points);
     if (!t) return t.error();
     st->tables = std::move(*t);
@@ -350,6 +358,12 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
   if (!g) return g.error();
   st.have_bases = false;
   st.nbases = n;
+  if (st.referenced) {
+    if (where != Memory::device) return make_error("MSM: a referenced-bases context takes device bases");
+    st.bases_dev = bases;
+    st.have_bases = true;
+    return Status::Ok();
+  }
   if (st.streamed) {
     if (where != Memory::host) return make_error("MSM: a streamed-bases context takes host bases");
     st.bases_host = bases;
@@ -388,12 +402,11 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
   return Status::Ok();
 }
 
-// Steps 2 and 3 for one chunk whose digits are in keys[0]/vals[0]: sort, bucket offsets, item
-// rounds, merge into the buckets. Records consumed[stage] once the bases are no longer read.
+// Steps 2 and 3 for one chunk whose E nonzero digits are in keys[0]/vals[0]: sort, bucket offsets,
+// item rounds, merge into the buckets. Records consumed[stage] once the bases are no longer read.
 template <class Affine>
-Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t n, int stage) {
+Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) {
   using namespace msm_detail;
-  const uint32_t E = uint32_t(size_t(n) * L.shape.W);
   const uint32_t KZ = L.KZ, Lr = L.run;
   constexpr unsigned B = 128;
   CUZK_TRY_STATUS(mark(1, s));
@@ -658,11 +671,27 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     if (staging) CUZK_TRY_STATUS(check(cudaStreamWaitEvent(s.get(), copied[b], 0), "cudaStreamWaitEvent"));
     const Fr* sc = stage_scalars ? scalar_stage[b].data() : scalars + i0;
     CUZK_TRY_STATUS(mark(0, s));
-    digits_kernel<<<grid_for(len, 128), 128, 0, s.get()>>>(
-        sc, uint32_t(len), i0, form == ScalarForm::montgomery, density_host ? density.data() : nullptr,
-        word_rank.data(), streamed ? first_base[k] : 0, L.shape, keys[0].data(), vals[0].data());
+    // Only nonzero digits are sorted: count them per block, scan, then write each block's at its
+    // offset. Witness vectors are mostly 0 and 1 (one digit, or none, instead of W).
+    const bool mont = form == ScalarForm::montgomery;
+    const uint64_t* dens = density_host ? density.data() : nullptr;
+    const unsigned blocks = grid_for(len, kDigitBlock);
+    digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens,
+                                                             word_rank.data(), L.shape, block_nnz.data());
+    CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
+    size_t tmp = cub_tmp.size();
+    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(),
+                                                        block_nnz.data(), blocks + 1, s.get()),
+                          "cub::DeviceScan::ExclusiveSum (digits)"));
+    CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 2, block_nnz.data() + blocks, sizeof(uint32_t),
+                                          cudaMemcpyDeviceToHost, s.get()),
+                          "cudaMemcpyAsync (digit total)"));
+    digits_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens, word_rank.data(),
+                                                       streamed ? first_base[k] : 0, L.shape,
+                                                       block_nnz.data(), keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
-    CUZK_TRY_STATUS(sort_and_sum(s, uint32_t(len), b));
+    CUZK_TRY_STATUS(s.synchronize());  // the sort needs the total on the host
+    CUZK_TRY_STATUS(sort_and_sum(s, host_max[2], b));
   }
   J out;
   CUZK_TRY_STATUS(reduce(s, &out));

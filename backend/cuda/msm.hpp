@@ -59,6 +59,9 @@ struct MsmConfig {
   size_t chunk_points = 0;   // scalars per pass; 0 = all of them in one pass
   unsigned bucket_run = 0;   // the most points one thread adds in step 3; 0: about twice the mean bucket
   bool profile = false;      // time the phases with events (last_timings()); adds a sync per chunk
+  // Bases already on the device, held elsewhere (DeviceBases): the context allocates no tables and
+  // set_bases takes them by reference (device memory only; precompute must be 1).
+  bool referenced_bases = false;
 };
 
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).

@@ -5,6 +5,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -41,23 +44,23 @@ struct DigitShape {
   unsigned W;       // windows, W·c >= 256 so the last signed digit never carries out
   unsigned m;       // tables of precomputed bases: window w reads table w % m, set w / m
   uint32_t H;       // buckets per set, 2^(c-1): digit magnitudes 1..H
-  uint32_t KZ;      // key of zero digits = sets·H, sorts after every bucket
+  uint32_t KZ;      // buckets of all sets, sets·H: one past the largest key
   uint32_t stride;  // bases per table
 };
 
-// One thread per scalar: signed c-bit digits d_w (scalar = Σ d_w 2^(cw), |d_w| <= 2^(c-1)), written
-// as keys[w·n + i] (bucket) and vals[w·n + i] (base index and sign). Variables absent from the
-// density bitmap, and zero digits, get key KZ. Bases are rank(i) - base_first (density) or
-// first + i - base_first.
-static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first,
-                                     bool montgomery, const uint64_t* __restrict__ density,
-                                     const uint32_t* __restrict__ word_rank, size_t base_first, DigitShape sh,
-                                     uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+// Threads per block of the digit kernels: each block writes its scalars' nonzero digits to one
+// contiguous range, found by a scan of the per-block counts.
+inline constexpr unsigned kDigitBlock = 128;
+
+// Scalar i of a chunk as a canonical 256-bit integer (zero for a variable absent from the density
+// bitmap) and the index of its base: rank(i) - base_first (density) or first + i - base_first.
+__device__ __forceinline__ void load_scalar(const Fr* __restrict__ scalars, uint32_t i, size_t first,
+                                            bool montgomery, const uint64_t* __restrict__ density,
+                                            const uint32_t* __restrict__ word_rank, size_t base_first,
+                                            uint64_t (&v)[4], size_t& idx) {
   const size_t gi = first + i;
   bool present = true;
-  size_t idx = gi;
+  idx = gi;
   if (density) {
     const uint64_t word = density[gi / 64];
     const unsigned bit = gi % 64;
@@ -65,7 +68,6 @@ static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n,
     idx = word_rank[gi / 64] + __popcll(word & ((uint64_t(1) << bit) - 1));
   }
   idx -= base_first;
-  uint64_t v[4];
   const Fr s = scalars[i];
   if (montgomery) {
     s.to_canonical(v);
@@ -74,21 +76,70 @@ static __global__ void digits_kernel(const Fr* __restrict__ scalars, uint32_t n,
     for (int j = 0; j < 4; ++j) v[j] = s.l[j];
   }
   if (!present) v[0] = v[1] = v[2] = v[3] = 0;
+}
+
+// Calls emit(w, magnitude, negative) for every nonzero signed c-bit digit d_w of v (v = Σ d_w 2^(cw),
+// |d_w| <= 2^(c-1)), in window order.
+template <class Emit>
+__device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const DigitShape& sh, Emit&& emit) {
   uint32_t carry = 0;
   for (unsigned w = 0; w < sh.W; ++w) {
     const uint32_t raw = window_of(v, w * sh.c, sh.c) + carry;
     // raw in [0, 2^c]; above 2^(c-1) it becomes raw - 2^c (negative) and carries one.
     carry = raw > sh.H;
     const uint32_t mag = carry ? (uint32_t(2) * sh.H - raw) : raw;
-    const size_t o = size_t(w) * n + i;
-    if (mag == 0) {
-      keys[o] = sh.KZ;
-      vals[o] = 0;
-    } else {
-      keys[o] = (w / sh.m) * sh.H + (mag - 1);
-      vals[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (carry ? kNegBit : 0u);
-    }
+    if (mag != 0) emit(w, mag, carry != 0);
   }
+}
+
+// Nonzero digits of each block's scalars: block_nnz[b]; block_nnz[gridDim.x] = 0 (the exclusive
+// scan then leaves the chunk's total there).
+static __global__ void __launch_bounds__(kDigitBlock)
+    digit_counts_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
+                        const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
+                        DigitShape sh, uint32_t* __restrict__ block_nnz) {
+  using Reduce = cub::BlockReduce<uint32_t, kDigitBlock>;
+  __shared__ typename Reduce::TempStorage tmp;
+  const uint32_t i = blockIdx.x * kDigitBlock + threadIdx.x;
+  uint32_t nnz = 0;
+  if (i < n) {
+    uint64_t v[4];
+    size_t idx;
+    load_scalar(scalars, i, first, montgomery, density, word_rank, 0, v, idx);
+    for_each_digit(v, sh, [&](unsigned, uint32_t, bool) { ++nnz; });
+  }
+  const uint32_t total = Reduce(tmp).Sum(nnz);
+  if (threadIdx.x == 0) block_nnz[blockIdx.x] = total;
+  if (blockIdx.x == 0 && threadIdx.x == 0) block_nnz[gridDim.x] = 0;
+}
+
+// One thread per scalar: its nonzero digits as (key, value) entries from block_off[block] + the
+// thread's rank in its block, so zero digits (and absent variables) take no place in the sort: a
+// 0/1 witness value has at most one. Key: the bucket, (w / m)·H + |d| - 1; value: the base's index
+// in table w % m, with the sign in the top bit.
+static __global__ void __launch_bounds__(kDigitBlock)
+    digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
+                  const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
+                  size_t base_first, DigitShape sh, const uint32_t* __restrict__ block_off,
+                  uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
+  using Scan = cub::BlockScan<uint32_t, kDigitBlock>;
+  __shared__ typename Scan::TempStorage tmp;
+  const uint32_t i = blockIdx.x * kDigitBlock + threadIdx.x;
+  uint64_t v[4] = {0, 0, 0, 0};
+  size_t idx = 0;
+  uint32_t nnz = 0;
+  if (i < n) {
+    load_scalar(scalars, i, first, montgomery, density, word_rank, base_first, v, idx);
+    for_each_digit(v, sh, [&](unsigned, uint32_t, bool) { ++nnz; });
+  }
+  uint32_t o;
+  Scan(tmp).ExclusiveSum(nnz, o);
+  o += block_off[blockIdx.x];
+  for_each_digit(v, sh, [&](unsigned w, uint32_t mag, bool neg) {
+    keys[o] = (w / sh.m) * sh.H + (mag - 1);
+    vals[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
+    ++o;
+  });
 }
 
 // off[k] = first sorted position whose key is >= k, for k in [0, KZ]; one thread per position in

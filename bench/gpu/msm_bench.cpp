@@ -4,6 +4,7 @@
 //
 //   cuzk_bench_msm [g1|g2] [lg_n ...] [--precompute m] [--window c] [--run L] [--reps r] [--check]
 //                  [--profile]   (phase times of the last run, from events)
+//                  [--witness]   (scalars like a PoRep witness: 40 % zero, 40 % one, 20 % uniform)
 //
 // Points: 2^16 distinct random points [t0 + jδ]G spread by a random index over n slots (each slot
 // its own memory, so the gathers cost what distinct points cost). --check compares against the
@@ -57,6 +58,7 @@ struct Options {
   MsmConfig cfg;
   int reps = 5;
   bool check = false;
+  bool witness = false;
 };
 
 template <class A>
@@ -88,7 +90,8 @@ int bench(const char* name, unsigned lg, const Options& o, const Stream& s) {
     for (size_t i = b; i < e; ++i) {
       const size_t j = r() & (T - 1);
       bases[i] = table[j];
-      scalars[i] = random_field<Fr>(r);
+      const uint64_t kind = o.witness ? r() % 5 : 4;  // 0, 1: zero; 2, 3: one; 4: uniform
+      scalars[i] = kind < 2 ? Fr::zero() : kind < 4 ? Fr::one() : random_field<Fr>(r);
       if (o.check) acc += scalars[i] * logs[j];
     }
     std::lock_guard<std::mutex> lock(mu);
@@ -166,6 +169,8 @@ int main(int argc, char** argv) {
       o.check = true;
     else if (a == "--profile")
       o.cfg.profile = true;
+    else if (a == "--witness")
+      o.witness = true;
     else
       sizes.push_back(unsigned(std::atoi(a.c_str())));
   }

@@ -265,6 +265,26 @@ TEST(PartitionBuffers, SynthesisStaysABoundedDistanceAheadOfTheDevices) {
   EXPECT_LE(s.buffer_sets_made, 3u);  // two ahead and one on the device
 }
 
+// A partition's host bytes count the extras only where they are needed: a synthetic partition with a
+// bellman key needs no second wire vector, and a device that computes H no host scratch; a circom
+// witness does need the wire copy. Never less than its buffer set.
+TEST(PartitionBuffers, APartitionReservesOnlyTheExtrasItNeeds) {
+  auto set = make_param_set("tiny", testing::key_for(testing::tiny_spec()));
+  ASSERT_TRUE(set.ok());
+  const ParamSet& p = **set;
+  const uint64_t fr = 32, domain = p.key->domain_size, wires = p.key->num_inputs + p.key->num_aux;
+  const PartitionInput sample = SampleInput{testing::tiny_spec()};
+  const PartitionInput circom = CircomInput{};
+  const uint64_t all = partition_host_bytes(p);
+  const uint64_t gpu_sample = partition_host_bytes(p, partition_extras(sample, p, true));
+  const uint64_t cpu_sample = partition_host_bytes(p, partition_extras(sample, p, false));
+  const uint64_t gpu_circom = partition_host_bytes(p, partition_extras(circom, p, true));
+  EXPECT_EQ(all - gpu_sample, domain * fr + wires * fr);
+  EXPECT_EQ(all - cpu_sample, wires * fr);
+  EXPECT_EQ(all - gpu_circom, domain * fr);
+  EXPECT_GE(gpu_sample, buffer_shape(p).bytes());
+}
+
 // When the host budget, not max_partitions_ahead, is what holds synthesis back, a partition waiting
 // for the budget takes the set that turns idle instead of dropping it to make a new one (which
 // costs seconds of page mapping and pinning at 2^27).

@@ -14,12 +14,35 @@
 namespace cuzk::engine {
 namespace {
 
-Result<DeviceSet> one_device(uint32_t workers) {
+// `shared`: the workers share one store of resident bases (the small budget is let through).
+Result<DeviceSet> one_device(uint32_t workers, bool shared = false) {
   CudaDeviceOptions o;
   o.indices = {uint32_t(gputest::test_device())};
   o.vram_budget = uint64_t(4) << 30;
   o.workers = workers;
+  if (shared) o.min_worker_bytes = uint64_t(512) << 20;
   return cuda_devices(o);
+}
+
+// The store is carved out only where it leaves every worker enough, and only for several workers.
+TEST(GpuEngine, ADeviceBudgetIsSplitIntoSharedBasesAndWorkerShares) {
+  CudaDeviceOptions o;
+  const uint64_t gib = uint64_t(1) << 30;
+  o.workers = 2;
+  DeviceSplit d = split_device_budget(140 * gib, o);
+  EXPECT_EQ(d.shared_bases, uint64_t(140 * gib * 0.6));
+  EXPECT_EQ(d.per_worker, (140 * gib - d.shared_bases) / 2);
+  EXPECT_LE(d.shared_bases + 2 * d.per_worker, 140 * gib);
+  d = split_device_budget(16 * gib, o);  // too small to share: as before, half each
+  EXPECT_EQ(d.shared_bases, 0u);
+  EXPECT_EQ(d.per_worker, 8 * gib);
+  o.workers = 1;
+  d = split_device_budget(140 * gib, o);
+  EXPECT_EQ(d.shared_bases, 0u);
+  EXPECT_EQ(d.per_worker, 140 * gib);
+  o.workers = 2;
+  o.shared_bases_fraction = 0;
+  EXPECT_EQ(split_device_budget(140 * gib, o).shared_bases, 0u);
 }
 
 TEST(GpuEngine, PooledBuffersArePinnedForTheDevice) {
@@ -42,9 +65,11 @@ TEST(GpuEngine, PooledBuffersArePinnedForTheDevice) {
   lease.take_back(as);
 }
 
-TEST(GpuEngine, ProvesWithPooledPinnedBuffers) {
+class GpuEngineWorkers : public ::testing::TestWithParam<bool> {};
+
+TEST_P(GpuEngineWorkers, ProveWithPooledPinnedBuffers) {
   CUZK_REQUIRE_GPU();
-  auto devices = one_device(2);
+  auto devices = one_device(2, GetParam());
   CUZK_ASSERT_OK(devices);
   r1cs::SampleSpec spec = testing::tiny_spec();
   spec.log_domain = 12;
@@ -94,6 +119,8 @@ TEST(GpuEngine, ProvesWithPooledPinnedBuffers) {
   EXPECT_LE(s.buffer_sets_made, 6u);
   EXPECT_EQ(s.buffer_sets_idle, s.buffer_sets_made);
 }
+
+INSTANTIATE_TEST_SUITE_P(SharedBases, GpuEngineWorkers, ::testing::Bool());
 
 }  // namespace
 }  // namespace cuzk::engine

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/device_bases.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -184,6 +186,57 @@ TEST_F(CudaProver, ANewKeyAtTheAddressOfAnOldOneIsNotMistakenForIt) {
   overwrite(first.pk.b_g2, second.pk.b_g2);
   first.pk.vk = second.pk.vk;
   expect_same_proof(first.pk, second.pvk, *as, **gpu, rng_());
+}
+
+// Two workers of one device sharing a DeviceBases store: both prove at the same time, bit for bit
+// as the CPU, from one device copy of each base array; and a store too small for the bases makes
+// the workers stream what does not fit, not fail.
+TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheBases) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  Keyed k = synthetic(13);
+  auto as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok());
+  const size_t key_bases =
+      (k.pk.h.size() + k.pk.l.size() + k.pk.a.size() + k.pk.b_g1.size()) * sizeof(G1Affine) +
+      k.pk.b_g2.size() * sizeof(G2Affine);
+  for (const size_t capacity : {size_t(1) << 30, key_bases / 3}) {
+    SCOPED_TRACE(capacity);
+    auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), capacity);
+    std::vector<std::unique_ptr<cuda::CudaBackend>> workers;
+    for (int w = 0; w < 2; ++w) {
+      cuda::CudaBackendOptions o;
+      o.device = gputest::test_device();
+      o.vram_budget = size_t(1) << 30;
+      o.shared_bases = store;
+      auto b = cuda::CudaBackend::create(o);
+      ASSERT_TRUE(b.ok()) << b.message();
+      workers.push_back(std::move(*b));
+    }
+    const uint64_t s0 = rng_(), s1 = rng_();
+    std::thread other([&] { expect_same_proof(k.pk, k.pvk, *as, *workers[1], s1); });
+    expect_same_proof(k.pk, k.pvk, *as, *workers[0], s0);
+    other.join();
+    expect_same_proof(k.pk, k.pvk, *as, *workers[1], rng_());
+    EXPECT_LE(store->bytes(), capacity);
+    if (capacity >= key_bases) {
+      EXPECT_EQ(store->bytes(), key_bases);  // one copy, for both workers
+      EXPECT_EQ(store->uploads(), store->arrays());
+      // A worker of its own holds the same work area and the bases too.
+      auto own = backend(size_t(1) << 30);
+      ASSERT_TRUE(own.ok()) << own.message();
+      expect_same_proof(k.pk, k.pvk, *as, **own, rng_());
+      for (auto& w : workers) EXPECT_EQ((*own)->resident_bytes() - w->resident_bytes(), key_bases);
+    }
+  }
+  // A store given to a backend of another device, or with precomputation, is refused.
+  cuda::CudaBackendOptions bad;
+  bad.device = gputest::test_device();
+  bad.shared_bases = std::make_shared<cuda::DeviceBases>(gputest::test_device() + 1, size_t(1) << 20);
+  EXPECT_FALSE(cuda::CudaBackend::create(bad).ok());
+  bad.shared_bases = std::make_shared<cuda::DeviceBases>(gputest::test_device(), size_t(1) << 20);
+  bad.precompute = 2;
+  EXPECT_FALSE(cuda::CudaBackend::create(bad).ok());
 }
 
 TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
