@@ -56,6 +56,7 @@ struct EngineBenchArgs {
   unsigned synthesis_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
   unsigned partitions_ahead = 0;
   unsigned express_synthesis_workers = 1;
+  double shared_bases_fraction = 0.6;
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool verbose = false;
@@ -199,6 +200,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     for (uint32_t i = 0; i < args.gpus; ++i) o.indices.push_back(i);
     o.vram_budget = vram_budget;
     o.workers = args.workers_per_gpu;
+    o.shared_bases_fraction = args.shared_bases_fraction;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
     if (args.backend == "cuda") return set.error();
@@ -503,6 +505,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"synthesis_threads", args.synthesis_threads},
       {"partitions_ahead", args.partitions_ahead},
       {"express_synthesis_workers", args.express_synthesis_workers},
+      {"shared_bases_fraction", args.shared_bases_fraction},
       {"presynthesized", args.presynthesized},
       {"log_domain", args.log_domain},
       {"constraints", porep_key->constraints},
@@ -572,6 +575,12 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->capture_default_str();
   cmd->add_option("--partitions-ahead", args->partitions_ahead,
                   "Partitions synthesized ahead of the devices (0: synthesis + device workers)")
+      ->capture_default_str();
+  cmd->add_option(
+         "--shared-bases-fraction", args->shared_bases_fraction,
+         "cuda, several workers per GPU: share of its budget for one shared copy of the resident bases "
+         "(0: each worker keeps its own)")
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--express-synthesis-workers", args->express_synthesis_workers,
                   "Synthesis workers kept for HIGH and CRITICAL partitions (the WinningPoSt jobs)")

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -29,6 +30,19 @@ class Table {
     if (v < 0 || uint64_t(v) > uint64_t(std::numeric_limits<U>::max()))
       return make_error(name(key) + " is out of range");
     out = U(v);
+    return {};
+  }
+  // A fraction in [0, 1] (an integer 0 or 1 is taken too).
+  Status get_fraction(const char* key, double& out) {
+    if (!t_ || !t_->contains(key)) return {};
+    seen_.insert(key);
+    const auto& node = *t_->get(key);
+    std::optional<double> v;
+    if (node.is_floating_point()) v = node.value<double>();
+    if (node.is_integer()) v = double(*node.value<int64_t>());
+    if (!v) return make_error(name(key) + " must be a number");
+    if (!(*v >= 0 && *v <= 1)) return make_error(name(key) + " must be between 0 and 1");
+    out = *v;
     return {};
   }
   // A size: an integer (bytes) or a string such as "96G".
@@ -206,6 +220,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
     Table dv(t, "devices");
     CUZK_TRY_STATUS(dv.get_string("backend", c.backend));
     CUZK_TRY_STATUS(dv.get_uint("cpu_threads_per_worker", c.cpu_threads_per_worker));
+    CUZK_TRY_STATUS(dv.get_fraction("shared_bases_fraction", c.shared_bases_fraction));
     if (t->contains("device")) {
       const auto* arr = t->get("device")->as_array();
       if (!arr || !arr->is_array_of_tables())

@@ -51,6 +51,9 @@ struct DaemonConfig {
   // [devices]
   std::string backend = "cpu";  // "cpu" in this build; "cuda" once its factory is plugged in
   uint32_t cpu_threads_per_worker = 1;
+  // cuda: share of a device's budget for the resident bases its workers share, where it has several
+  // workers and each keeps at least 20 GiB beside it; 0: each worker keeps its own.
+  double shared_bases_fraction = 0.6;
   std::vector<DeviceConfig> devices{DeviceConfig{}};
 
   // [params]

@@ -29,6 +29,7 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
     engine::CudaDeviceOptions o;
     for (const auto& d : config.devices) o.indices.push_back(d.index);
     o.workers = 1;
+    o.shared_bases_fraction = config.shared_bases_fraction;
     auto found = engine::cuda_devices(o);
     if (!found) return found.error();
     set = std::move(*found);

@@ -303,6 +303,7 @@ struct CudaBackend::Impl {
     // holds only the work area.
     const bool shared_bases = options.shared_bases != nullptr;
     cfg.referenced_bases = shared_bases;
+    cfg.max_bases = sh.nb;  // density form: tables for the present variables only
     const size_t pass = options.resident_pass_points ? options.resident_pass_points : size_t(1) << 25;
     cfg.chunk_points = sh.max_points > pass ? pass : 0;
     // The window suits the points per pass: every pass sorts into and merges all buckets.

@@ -40,6 +40,7 @@ struct Layout {
   MsmPlan plan;
   DigitShape shape{};
   size_t max_points = 0;
+  size_t max_bases = 0;     // rows of a table (DigitShape::stride)
   size_t entries = 0;       // E: (scalar, window) pairs per chunk, the most nonzero digits
   size_t digit_blocks = 0;  // digits_kernel blocks per chunk
   uint32_t KZ = 0;          // bucket keys of all sets; KZ itself is the zero digit's key
@@ -100,13 +101,15 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   const unsigned S = (W + m - 1) / m;
   const size_t C = cfg.chunk_points ? std::min(cfg.chunk_points, max_points) : max_points;
   const uint32_t H = uint32_t(1) << (c - 1);
-  if (size_t(m) * max_points >= (size_t(1) << 31))
+  const size_t nb = cfg.max_bases ? std::min(cfg.max_bases, max_points) : max_points;
+  if (size_t(m) * nb >= (size_t(1) << 31))
     return make_error("MSM: tables × points must stay below 2^31 (lower precompute)");
   if (size_t(C) * W >= (size_t(1) << 32) - 1)
     return make_error("MSM: chunk × windows must stay below 2^32 (set chunk_points)");
   if (size_t(S) * H >= (size_t(1) << 31)) return make_error("MSM: too many buckets");
   L.max_points = max_points;
-  L.shape = DigitShape{c, W, m, H, uint32_t(S * H), uint32_t(max_points)};
+  L.max_bases = nb;
+  L.shape = DigitShape{c, W, m, H, uint32_t(S * H), uint32_t(nb)};
   L.KZ = uint32_t(S * H);
   L.key_bits = std::bit_width(L.KZ);
   L.entries = C * W;
@@ -147,7 +150,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   p.sets = S;
   p.bucket_run = L.run;
   p.chunk_points = C;
-  p.base_bytes = streamed || cfg.referenced_bases ? 0 : size_t(m) * max_points * sizeof(Affine);
+  p.base_bytes = streamed || cfg.referenced_bases ? 0 : size_t(m) * nb * sizeof(Affine);
   Work<Affine> sizing;
   p.work_bytes = carve_work<Affine>(L, streamed, -1, nullptr, sizing);
   return L;
@@ -212,7 +215,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   HostStager* stager = nullptr;  // pinned path for host inputs (set_stager), else the driver's
   cudaEvent_t copied[2] = {nullptr, nullptr}, consumed[2] = {nullptr, nullptr};
 
-  DeviceBuffer<Affine> tables;         // m tables of max_points bases (resident, owned)
+  DeviceBuffer<Affine> tables;         // m tables of max_bases bases (resident, owned)
   const Affine* bases_dev = nullptr;   // what the kernels read: tables, or the caller's device bases
   const Affine* bases_host = nullptr;  // streamed bases
   size_t nbases = 0;
@@ -304,7 +307,7 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
   // The context's own allocations: the bases' tables, and the work area unless one is shared.
   st->referenced = config.referenced_bases;
   if (!streamed_bases && !config.referenced_bases) {
-    auto t = DeviceBuffer<Affine>::alloc(device, size_t(lay.plan.precompute) * max_points);
+    auto t = DeviceBuffer<Affine>::alloc(device, size_t(lay.plan.precompute) * lay.max_bases);
     if (!t) return t.error();
     st->tables = std::move(*t);
   }
@@ -352,7 +355,7 @@ template <class Affine>
 Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const Stream& s) {
   State& st = *st_;
   if (s.device() != st.device) return make_error("MSM: stream of another device");
-  if (n > st.L.max_points) return make_error("MSM: more bases than the context was created for");
+  if (n > st.L.max_bases) return make_error("MSM: more bases than the context was created for");
   if (n > 0 && !bases) return make_error("MSM: null bases");
   auto g = DeviceGuard::enter(st.device);
   if (!g) return g.error();
@@ -383,9 +386,9 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
           "cudaMemcpyAsync (bases)"));
     st.bases_dev = st.tables.data();
   }
-  // The kernels index table j at j·max_points (DigitShape::stride), so table j starts there.
+  // The kernels index table j at j·max_bases (DigitShape::stride), so table j starts there.
   Affine* t = st.tables.data();
-  const size_t stride = st.L.max_points;
+  const size_t stride = st.L.max_bases;
   const size_t chunk = st.part[0].size();  // doubled points wait in the partial-sum buffer
   for (unsigned j = 1; j < m; ++j) {
     for (size_t i0 = 0; i0 < n; i0 += chunk) {

@@ -62,6 +62,9 @@ struct MsmConfig {
   // Bases already on the device, held elsewhere (DeviceBases): the context allocates no tables and
   // set_bases takes them by reference (device memory only; precompute must be 1).
   bool referenced_bases = false;
+  // The most bases set_bases will be given, when fewer than the scalars (density form: only the
+  // present variables have bases); 0: as many as max_points. Sizes the tables.
+  size_t max_bases = 0;
 };
 
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).

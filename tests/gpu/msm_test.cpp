@@ -245,14 +245,16 @@ TEST(GpuMsm, G2SpecialInputs) {
   special_inputs<G2Affine>();
 }
 
+// `tables_by_bases`: the context's tables hold the present count (MsmConfig::max_bases), not n.
 template <class A>
-void density_case(size_t n, const Case& c, std::mt19937_64& rng) {
-  SCOPED_TRACE("n=" + std::to_string(n));
+void density_case(size_t n, Case c, std::mt19937_64& rng, bool tables_by_bases = false) {
+  SCOPED_TRACE("n=" + std::to_string(n) + (tables_by_bases ? ", tables by bases" : ""));
   std::vector<uint64_t> density((n + 63) / 64);
   for (auto& w : density) w = rng() & rng();               // about a quarter present, like B's density
   if (n % 64) density.back() |= ~uint64_t(0) << (n % 64);  // bits past the end are ignored
   size_t present = 0;
   for (size_t i = 0; i < n; ++i) present += (density[i / 64] >> (i % 64)) & 1;
+  if (tables_by_bases) c.cfg.max_bases = std::max<size_t>(present, 1);
   std::vector<Fr> logs;
   const auto bases = progression<A>(present, rng, &logs);
   const auto scalars = random_scalars(n, rng);
@@ -280,6 +282,14 @@ TEST(GpuMsm, Density) {
   c.cfg.chunk_points = 5000;
   density_case<G1Affine>(20000 + 3, c, rng);
   density_case<G2Affine>(3000, Case{}, rng);
+  // Tables sized by the present variables, with and without precomputed multiples.
+  for (unsigned m : {1u, 2u, 0u}) {
+    c = Case{};
+    c.cfg.precompute = m;
+    c.cfg.chunk_points = 7000;
+    density_case<G1Affine>(20000 + 3, c, rng, true);
+  }
+  density_case<G2Affine>(3000, Case{}, rng, true);
 }
 
 TEST(GpuMsm, Errors) {

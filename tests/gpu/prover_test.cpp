@@ -222,7 +222,8 @@ TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheBases) {
     if (capacity >= key_bases) {
       EXPECT_EQ(store->bytes(), key_bases);  // one copy, for both workers
       EXPECT_EQ(store->uploads(), store->arrays());
-      // A worker of its own holds the same work area and the bases too.
+      // A worker of its own holds the same work area and the bases too (tables of density-form
+      // contexts sized by their bases, not their scalars).
       auto own = backend(size_t(1) << 30);
       ASSERT_TRUE(own.ok()) << own.message();
       expect_same_proof(k.pk, k.pvk, *as, **own, rng_());

@@ -41,6 +41,7 @@ trusted_params = true
 
 [devices]
 backend = "cpu"
+shared_bases_fraction = 0.5
 [[devices.device]]
 index = 0
 vram_budget = "20G"
@@ -66,6 +67,7 @@ preload = ["/a.params", "/b.params"]
   ASSERT_TRUE(c.idle_buffer_sets.has_value());
   EXPECT_EQ(*c.idle_buffer_sets, 0u);
   EXPECT_TRUE(c.trusted_params);
+  EXPECT_EQ(c.shared_bases_fraction, 0.5);
   ASSERT_EQ(c.devices.size(), 2u);
   EXPECT_EQ(c.devices[0].vram_budget, uint64_t(20) << 30);
   EXPECT_EQ(c.devices[0].workers, 2u);
@@ -84,6 +86,8 @@ TEST(ServerConfig, RejectsTyposAndWrongTypes) {
       {"[engine]\nsynthesis_workers = -1\n", "engine.synthesis_workers"},
       {"[engine]\nhost_memory_budget = \"12Q\"\n", "unknown unit"},
       {"[[devices.device]]\nindex = 0\nvram = \"1G\"\n", "devices.device[0].vram"},
+      {"[devices]\nshared_bases_fraction = 1.5\n", "devices.shared_bases_fraction must be between 0 and 1"},
+      {"[devices]\nshared_bases_fraction = \"half\"\n", "devices.shared_bases_fraction must be a number"},
       {"[daemon\nlisten = 1\n", "test.toml:1"},
   };
   for (const auto& [text, want] : bad) {
