@@ -127,6 +127,7 @@ Result<DeviceSet> cuda_device_set(const cuzk_engine_config& c) {
   for (uint32_t i = 0; i < c.num_devices; ++i) o.indices.push_back(i);
   o.vram_budget = c.device_memory_budget;
   o.workers = c.workers_per_device;
+  o.shared_bases_fraction = c.shared_bases_fraction;
   return cuda_devices(o);
 }
 #else
@@ -170,6 +171,7 @@ void cuzk_engine_config_init(cuzk_engine_config* c) {
   c->max_partitions_ahead = 0;
   c->idle_buffer_sets = -1;
   c->express_synthesis_workers = 1;
+  c->shared_bases_fraction = 0.6;
 }
 
 cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuzk_error* err) {
@@ -179,6 +181,8 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     const std::string backend = c->backend ? c->backend : "cpu";
     if (backend != "cpu" && !(backend == "cuda" && kHaveCuda))
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "backend '" + backend + "' is not built into this library");
+    if (!(c->shared_bases_fraction >= 0 && c->shared_bases_fraction <= 1))
+      return fail(err, CUZK_ERR_INVALID_ARGUMENT, "shared_bases_fraction must be between 0 and 1");
     if ((backend == "cpu" && c->num_devices == 0) || c->workers_per_device == 0)
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "num_devices and workers_per_device must be at least 1");
     EngineConfig config;

@@ -97,6 +97,9 @@ typedef struct cuzk_engine_config {
                                          can be in flight (the default) */
   uint32_t express_synthesis_workers; /* more synthesis workers, for HIGH and CRITICAL partitions only
                                          (default 1) */
+  double shared_bases_fraction;       /* "cuda", several workers per GPU: share of its budget for one copy
+                                         of the resident bases they share, where each worker keeps at
+                                         least 20 GiB; 0: each keeps its own (default 0.6) */
 } cuzk_engine_config;
 
 /* Per-job timings in milliseconds; stage times are summed over partitions. */

@@ -31,6 +31,10 @@ TEST(CApi, CreateRejectsBadConfigs) {
   cuzk_engine* e = nullptr;
   EXPECT_EQ(cuzk_engine_create(nullptr, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
   auto c = quiet_config();
+  c.shared_bases_fraction = 1.5;
+  EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("shared_bases_fraction"), std::string::npos) << err.message;
+  c.shared_bases_fraction = 0.6;
   c.backend = "tpu";
   EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find("not built"), std::string::npos) << err.message;
@@ -73,6 +77,8 @@ TEST(CApi, BufferPoolSettings) {
     auto c = quiet_config();
     EXPECT_EQ(c.idle_buffer_sets, -1);
     EXPECT_EQ(c.max_partitions_ahead, 0u);
+    EXPECT_EQ(c.express_synthesis_workers, 1u);
+    EXPECT_EQ(c.shared_bases_fraction, 0.6);
     c.idle_buffer_sets = idle;
     c.max_partitions_ahead = 1;
     ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
