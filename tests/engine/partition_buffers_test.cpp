@@ -230,24 +230,34 @@ TEST(PartitionBuffers, IdleSetsGiveWayUnderPressure) {
   EXPECT_EQ(s.buffer_idle_bytes, buffer_shape(**big_set).bytes());
 }
 
+// Each proof 5 ms slower: synthesis can run ahead of the device.
+EngineConfig with_slow_device(EngineConfig c) {
+  c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor&, uint32_t) {
+    FaultPlan p;
+    p.delay = std::chrono::milliseconds(5);
+    return p;
+  });
+  return c;
+}
+
+// One job of n tiny partitions.
+JobRequest tiny_partitions(int n) {
+  JobRequest r;
+  r.params = "tiny";
+  for (int p = 0; p < n; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
+  return r;
+}
+
 // Synthesis runs at most max_partitions_ahead partitions ahead of a slow device, so a long job
 // holds (and pins) a few buffer sets instead of one per partition.
 TEST(PartitionBuffers, SynthesisStaysABoundedDistanceAheadOfTheDevices) {
   EngineConfig c = testing::cpu_config(1, 1);
   c.synthesis_workers = 2;
   c.max_partitions_ahead = 2;
-  c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor&, uint32_t) {
-    FaultPlan p;
-    p.delay = std::chrono::milliseconds(5);
-    return p;
-  });
-  auto made = Engine::create(std::move(c));
+  auto made = Engine::create(with_slow_device(std::move(c)));
   ASSERT_TRUE(made.ok()) << made.message();
   Engine& engine = **made;
-  JobRequest r;
-  r.params = "tiny";
-  for (int p = 0; p < 12; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
-  auto id = engine.submit(std::move(r));
+  auto id = engine.submit(tiny_partitions(12));
   ASSERT_TRUE(id.ok()) << id.message();
   uint32_t most_ahead = 0;
   for (;;) {
@@ -296,18 +306,10 @@ TEST(PartitionBuffers, APartitionWaitingForTheBudgetTakesTheSetThatTurnsIdle) {
   auto tiny = make_param_set("tiny", testing::key_for(testing::tiny_spec()));
   ASSERT_TRUE(tiny.ok());
   c.host_memory_budget = 2 * partition_host_bytes(**tiny) + 1024;  // two partitions at a time
-  c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor&, uint32_t) {
-    FaultPlan p;
-    p.delay = std::chrono::milliseconds(5);
-    return p;
-  });
-  auto made = Engine::create(std::move(c));
+  auto made = Engine::create(with_slow_device(std::move(c)));
   ASSERT_TRUE(made.ok()) << made.message();
   Engine& engine = **made;
-  JobRequest r;
-  r.params = "tiny";
-  for (int p = 0; p < 12; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
-  auto id = engine.submit(std::move(r));
+  auto id = engine.submit(tiny_partitions(12));
   ASSERT_TRUE(id.ok()) << id.message();
   auto res = engine.await(*id, std::chrono::seconds(60));
   ASSERT_TRUE(res.ok()) << res.message();
