@@ -46,13 +46,8 @@ uint64_t fingerprint(std::span<const Affine> bases) {
   return h;
 }
 
-// What a request's scalars look like, from a sample: the share that are 0 (no digit, absent
-// variables included) and 1 (one digit). Witness vectors are mostly these: PoRep's aux values are
-// about 40 % zero and 40 % one, and then far fewer digits are sorted and added than W per scalar.
-struct ScalarMix {
-  double zero = 0, one = 0;
-};
-
+// The mix of a request's scalars (pick_resident_window), from 4096 evenly spaced samples; absent
+// variables of a density-form request count as zero.
 template <class Affine>
 ScalarMix sample_mix(const MsmRequest<Affine>& rq) {
   const size_t n = rq.scalars.size(), samples = std::min<size_t>(n, 4096);
@@ -71,27 +66,6 @@ ScalarMix sample_mix(const MsmRequest<Affine>& rq) {
   return {double(zeros) / double(samples), double(ones) / double(samples)};
 }
 
-// The window of a resident context that runs n points in passes of `pass`, for scalars like `mix`,
-// with m precomputed tables. The cost, in mixed additions: the nonzero digits (sorted, then added),
-// each pass's work per bucket (offsets, schedule and merge: about 6.5 additions' time per bucket on
-// the H200), and the reduction's (about 4 per bucket, once). For uniform scalars this keeps the
-// window msm_pick_window gives (2^20 at passes of 2^25); for a PoRep witness it picks 2^16, whose
-// 16× fewer buckets outweigh 23 % more digits.
-unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) {
-  const double passes = double((n + pass - 1) / pass), per_pass = double(std::min(n, pass));
-  const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
-  unsigned best = 16;
-  double best_cost = -1;
-  for (unsigned c = 8; c <= 22; ++c) {
-    const unsigned W = (256 + c - 1) / c, mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
-    const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
-    const double digits = (mix.one + dense * W) * per_pass;
-    const double cost = passes * (digits + 6.5 * buckets) + 4.0 * buckets;
-    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
-  }
-  return best;
-}
-
 // An MSM context that keeps its bases on the device between calls.
 template <class Affine>
 struct ResidentMsm {
@@ -106,6 +80,21 @@ template <class Affine>
 using ResidentMap = std::map<std::pair<const void*, size_t>, ResidentMsm<Affine>>;
 
 }  // namespace
+
+unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) {
+  const double passes = double((n + pass - 1) / pass), per_pass = double(std::min(n, pass));
+  const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
+  unsigned best = 16;
+  double best_cost = -1;
+  for (unsigned c = 8; c <= 22; ++c) {
+    const unsigned W = (256 + c - 1) / c, mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
+    const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
+    const double digits = (mix.one + dense * W) * per_pass;
+    const double cost = passes * (digits + 6.5 * buckets) + 4.0 * buckets;
+    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
 
 struct CudaBackend::Impl {
   CudaBackendOptions options;

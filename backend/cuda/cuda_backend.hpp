@@ -49,6 +49,21 @@ struct CudaBackendOptions {
   std::shared_ptr<DeviceBases> shared_bases;
 };
 
+// What an MSM's scalars look like: the share that are 0 (no digit) and 1 (one digit). Witness vectors
+// are mostly these (a PoRep partition's aux values: about 40 % zero, 40 % one), and then far fewer
+// than W digits per scalar are sorted and added.
+struct ScalarMix {
+  double zero = 0, one = 0;
+};
+
+// The window of a resident MSM context that runs n points in passes of `pass`, with `precompute`
+// tables (0: one per window), for scalars like `mix`. Its cost, in mixed additions: the nonzero
+// digits (sorted, then added), each pass's work per bucket (offsets, schedule and merge: about 6.5
+// additions' time per bucket on the H200) and the reduction's (about 4 per bucket, once). Uniform
+// scalars keep c = 20 at passes of 2^25 (msm_pick_window's choice); a PoRep witness gets c = 16,
+// whose 16× fewer buckets outweigh 23 % more digits.
+unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix);
+
 // One stage's plan, for logs and tests.
 using StagePlan = DeviceStage;
 

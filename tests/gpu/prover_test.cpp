@@ -188,6 +188,23 @@ TEST_F(CudaProver, ANewKeyAtTheAddressOfAnOldOneIsNotMistakenForIt) {
   expect_same_proof(first.pk, second.pvk, *as, **gpu, rng_());
 }
 
+// The resident window follows the scalars (no GPU needed): uniform scalars keep the dense choice,
+// a witness of mostly 0 and 1 gets fewer buckets, and more zeros or ones never widen the window.
+TEST(ResidentWindow, FollowsTheScalarMix) {
+  const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}), 20u);
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {0.4, 0.4}), 16u);
+  unsigned last = 99;
+  for (double sparse = 0; sparse <= 1.0; sparse += 0.125) {
+    const unsigned c = cuda::pick_resident_window(n, pass, 1, {sparse / 2, sparse / 2});
+    EXPECT_LE(c, last) << sparse;
+    EXPECT_GE(c, 8u);
+    last = c;
+  }
+  // Small contexts (one pass): narrow windows, as the bucket work dominates.
+  EXPECT_LE(cuda::pick_resident_window(size_t(1) << 14, pass, 1, {}), 12u);
+}
+
 // Two workers of one device sharing a DeviceBases store: both prove at the same time, bit for bit
 // as the CPU, from one device copy of each base array; and a store too small for the bases makes
 // the workers stream what does not fit, not fail.
