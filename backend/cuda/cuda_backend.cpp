@@ -72,8 +72,11 @@ struct ResidentMsm {
   Msm<Affine> ctx;
   size_t bytes;  // its bases in this backend's budget (the work area is shared: Impl::shared_work)
   uint64_t fingerprint;
-  uint64_t last_used;                // the call that last used it (Impl::calls)
-  std::shared_ptr<const void> hold;  // the bases, when they live in the device's DeviceBases
+  uint64_t last_used;  // the call that last used it (Impl::calls)
+  // With a DeviceBases store: the device copy the context is bound to. The context holds no handle
+  // between calls (Impl::call_holds holds them during one), so the store may evict the bases of an
+  // idle context for another key; the next call then rebinds it, or streams.
+  const void* bound = nullptr;
 };
 
 template <class Affine>
@@ -112,6 +115,8 @@ struct CudaBackend::Impl {
   std::shared_ptr<MsmWorkspace> shared_work;
   size_t resident = 0, peak = 0;
   uint64_t calls = 0;  // public calls so far; the current one protects the contexts it uses
+  // Shared bases the current call uses (DeviceBases handles), released when it returns.
+  std::vector<std::shared_ptr<const void>> call_holds;
   std::vector<StagePlan> log;
 
   Impl(const CudaBackendOptions& o, size_t b, Stream s, Stream cs, cudaEvent_t ev,
@@ -313,6 +318,16 @@ struct CudaBackend::Impl {
     return sh;
   }
 
+  // The device copy of a request's bases in the shared store (uploaded if absent), held until the
+  // end of the current call; a null handle when the store has no room beside the bases in use.
+  template <class Affine>
+  Result<std::shared_ptr<const DeviceBuffer<Affine>>> shared_bases_for(const MsmRequest<Affine>& rq,
+                                                                       uint64_t print) {
+    auto got = options.shared_bases->get(rq.bases, print, stager.get(), stream);
+    if (got && *got) call_holds.push_back(*got);
+    return got;
+  }
+
   // The resident context of these bases, made if the resident share of the budget allows; nullptr
   // when it does not (the caller streams).
   template <class Affine>
@@ -323,6 +338,18 @@ struct CudaBackend::Impl {
     if (auto it = map.find(key); it != map.end()) {
       if (it->second.fingerprint == print) {
         it->second.last_used = calls;
+        if (!options.shared_bases) return &it->second.ctx;
+        auto got = shared_bases_for(rq, print);
+        if (!got) return got.error();
+        if (!*got) {  // the store is full of bases other calls are using: stream this time
+          resident -= it->second.bytes;
+          map.erase(it);
+          return static_cast<Msm<Affine>*>(nullptr);
+        }
+        if ((*got)->data() != it->second.bound) {  // evicted and uploaded again since the last call
+          CUZK_TRY_STATUS(it->second.ctx.set_bases((*got)->data(), sh.nb, Memory::device, stream));
+          it->second.bound = (*got)->data();
+        }
         return &it->second.ctx;
       }
       resident -= it->second.bytes;  // another array now lives at that address
@@ -360,7 +387,7 @@ struct CudaBackend::Impl {
     if (double(resident + needed()) > cap) return static_cast<Msm<Affine>*>(nullptr);
     std::shared_ptr<const DeviceBuffer<Affine>> on_device;
     if (shared_bases) {
-      auto got = options.shared_bases->get(rq.bases, print, stager.get(), stream);
+      auto got = shared_bases_for(rq, print);
       if (!got) return got.error();
       if (!*got) return static_cast<Msm<Affine>*>(nullptr);  // the store is full: stream
       on_device = std::move(*got);
@@ -384,8 +411,9 @@ struct CudaBackend::Impl {
       CUZK_TRY_STATUS(made->set_bases(on_device->data(), sh.nb, Memory::device, stream));
     else
       CUZK_TRY_STATUS(made->set_bases(rq.bases.data(), sh.nb, Memory::host, stream));
-    auto it = map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->base_bytes, print, calls, on_device})
-                  .first;
+    auto it =
+        map.emplace(key, ResidentMsm<Affine>{std::move(*made), rp->base_bytes, print, calls, on_device.get()})
+            .first;
     resident += rp->base_bytes;
     finish(t0);
     return &it->second.ctx;
@@ -596,7 +624,9 @@ Result<G1Jacobian> CudaBackend::msm(const MsmRequest<G1Affine>& rq) {
   ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
-  return impl_->msm(rq);
+  auto out = impl_->msm(rq);
+  impl_->call_holds.clear();  // the store may evict them now
+  return out;
 }
 
 Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
@@ -604,7 +634,9 @@ Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
   ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
-  return impl_->msm(rq);
+  auto out = impl_->msm(rq);
+  impl_->call_holds.clear();  // the store may evict them now
+  return out;
 }
 
 Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
@@ -612,7 +644,9 @@ Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
   ++impl_->calls;
   auto guard = DeviceGuard::enter(impl_->options.device);
   if (!guard) return guard.error();
-  return impl_->msm_batch(batch);
+  auto out = impl_->msm_batch(batch);
+  impl_->call_holds.clear();  // the store may evict them now
+  return out;
 }
 
 Result<StagePlan> CudaBackend::plan_h(unsigned log_n) const {

@@ -257,6 +257,42 @@ TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheBases) {
   EXPECT_FALSE(cuda::CudaBackend::create(bad).ok());
 }
 
+// A store with room for one key: when the workers move to a second key, the first key's bases
+// (which no call holds any more) make room for it; when they come back, the contexts they kept are
+// rebound to the new upload. Every proof still equal to the CPU's.
+TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  Keyed k1 = synthetic(12), k2 = synthetic(12);
+  auto as1 = r1cs::synthesize_for_proving(*k1.circuit);
+  auto as2 = r1cs::synthesize_for_proving(*k2.circuit);
+  ASSERT_TRUE(as1.ok() && as2.ok());
+  const auto bases_of = [](const groth16::ProvingKey& pk) {
+    return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * sizeof(G1Affine) +
+           pk.b_g2.size() * sizeof(G2Affine);
+  };
+  ASSERT_EQ(bases_of(k1.pk), bases_of(k2.pk));
+  auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), bases_of(k1.pk));
+  std::vector<std::unique_ptr<cuda::CudaBackend>> workers;
+  for (int w = 0; w < 2; ++w) {
+    cuda::CudaBackendOptions o;
+    o.device = gputest::test_device();
+    o.vram_budget = size_t(1) << 30;
+    o.shared_bases = store;
+    auto b = cuda::CudaBackend::create(o);
+    ASSERT_TRUE(b.ok()) << b.message();
+    workers.push_back(std::move(*b));
+  }
+  size_t uploads = 0;
+  for (const Keyed* k : {&k1, &k2, &k1}) {
+    const r1cs::Assignment& as = k == &k2 ? *as2 : *as1;
+    for (auto& w : workers) expect_same_proof(k->pk, k->pvk, as, *w, rng_());
+    EXPECT_EQ(store->bytes(), bases_of(k->pk));  // this key's bases alone, uploaded once
+    EXPECT_EQ(store->uploads(), uploads + store->arrays());
+    uploads = store->uploads();
+  }
+}
+
 TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
