@@ -83,6 +83,17 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     return std::unique_ptr<ComputeBackend>(std::move(*backend));
   };
   set.h_on_device = true;
+  set.shared_bases = [stores](uint32_t device) {
+    SharedBasesStatus st;
+    std::lock_guard lock(stores->mu);  // held only while a store is made
+    auto it = stores->by_device.find(device);
+    if (it == stores->by_device.end() || !it->second) return st;
+    st.capacity = it->second->capacity();
+    st.bytes = it->second->bytes();
+    st.arrays = it->second->arrays();
+    st.uploads = it->second->uploads();
+    return st;
+  };
   set.backend_manages_residency = true;  // each CudaBackend keeps bases within its share (or the store)
   set.pin_host = [](const void* p, size_t bytes) -> Result<std::shared_ptr<void>> {
     auto pinned = cuda::PinnedRange::pin(p, bytes);

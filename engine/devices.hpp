@@ -61,6 +61,12 @@ struct HostRange {
 std::vector<std::shared_ptr<void>> pin_ranges(const HostPinner& pin, std::span<const HostRange> ranges,
                                               const Logger& log, const std::string& who);
 
+// A device's store of resident bases shared by its workers (backend/cuda/device_bases.hpp).
+struct SharedBasesStatus {
+  uint64_t capacity = 0, bytes = 0;  // bytes: held now
+  uint64_t arrays = 0, uploads = 0;  // held now; uploaded since start
+};
+
 struct DeviceSet {
   std::vector<DeviceDescriptor> devices;
   BackendFactory factory;
@@ -72,6 +78,9 @@ struct DeviceSet {
   // The devices compute H in device memory (the CUDA backend), so a partition needs no host scratch
   // for it (partition_host_bytes).
   bool h_on_device = false;
+  // The store of shared bases of a device (by index), for status and metrics; empty, or a zero
+  // capacity, where there is none. Must not block (it is read under the engine's lock).
+  std::function<SharedBasesStatus(uint32_t device)> shared_bases;
 };
 
 // `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend

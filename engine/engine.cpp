@@ -331,6 +331,7 @@ EngineStatus Engine::Impl::status() {
     ds.quarantined = d->quarantined;
     ds.last_error = d->last_error;
     ds.busy_seconds = d->busy_seconds;
+    if (config.devices.shared_bases) ds.shared_bases = config.devices.shared_bases(d->desc.index);
     s.devices.push_back(std::move(ds));
   }
   s.params = params->status();

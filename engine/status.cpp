@@ -34,7 +34,12 @@ std::string status_to_json(const EngineStatus& s) {
                             {"consecutive_failures", d.consecutive_failures},
                             {"quarantined", d.quarantined},
                             {"last_error", d.last_error},
-                            {"busy_seconds", d.busy_seconds}});
+                            {"busy_seconds", d.busy_seconds},
+                            {"shared_bases",
+                             {{"capacity", d.shared_bases.capacity},
+                              {"bytes", d.shared_bases.bytes},
+                              {"arrays", d.shared_bases.arrays},
+                              {"uploads", d.shared_bases.uploads}}}});
   j["params"] = nlohmann::json::array();
   for (const auto& p : s.params)
     j["params"].push_back({{"name", p.name},

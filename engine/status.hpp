@@ -19,7 +19,8 @@ struct DeviceStatus {
   uint32_t consecutive_failures = 0;
   bool quarantined = false;
   std::string last_error;
-  double busy_seconds = 0;  // time its workers spent proving
+  double busy_seconds = 0;         // time its workers spent proving
+  SharedBasesStatus shared_bases;  // capacity 0: its workers keep their own resident bases
 };
 
 struct EngineStatus {

@@ -153,6 +153,21 @@ std::string Metrics::render(const engine::EngineStatus& s, bool draining) const 
     line(out, "cuzk_device_memory_bytes", fmt::format("device=\"{}\",kind=\"reserved\"", d.index),
          double(d.memory_reserved));
   }
+  header(out, "cuzk_device_shared_bases_bytes", "gauge",
+         "The store of resident bases a device's workers share: its capacity and what it holds");
+  for (const auto& d : s.devices) {
+    if (!d.shared_bases.capacity) continue;
+    line(out, "cuzk_device_shared_bases_bytes", fmt::format("device=\"{}\",kind=\"capacity\"", d.index),
+         double(d.shared_bases.capacity));
+    line(out, "cuzk_device_shared_bases_bytes", fmt::format("device=\"{}\",kind=\"held\"", d.index),
+         double(d.shared_bases.bytes));
+  }
+  header(out, "cuzk_device_shared_bases_uploads_total", "counter",
+         "Base arrays uploaded into a device's shared store (again after an eviction)");
+  for (const auto& d : s.devices)
+    if (d.shared_bases.capacity)
+      line(out, "cuzk_device_shared_bases_uploads_total", fmt::format("device=\"{}\"", d.index),
+           double(d.shared_bases.uploads));
   header(out, "cuzk_device_workers_busy", "gauge", "Device workers proving now");
   for (const auto& d : s.devices)
     line(out, "cuzk_device_workers_busy", fmt::format("device=\"{}\"", d.index), d.busy_workers);

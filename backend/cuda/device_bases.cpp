@@ -2,21 +2,6 @@
 
 namespace cuzk::cuda {
 
-size_t DeviceBases::bytes() const {
-  std::lock_guard lock(mu_);
-  return bytes_;
-}
-
-size_t DeviceBases::arrays() const {
-  std::lock_guard lock(mu_);
-  return entries_.size();
-}
-
-size_t DeviceBases::uploads() const {
-  std::lock_guard lock(mu_);
-  return uploads_;
-}
-
 bool DeviceBases::evict_one_unused_locked() {
   auto oldest = entries_.end();
   for (auto it = entries_.begin(); it != entries_.end(); ++it)
@@ -26,6 +11,7 @@ bool DeviceBases::evict_one_unused_locked() {
   if (oldest == entries_.end()) return false;
   bytes_ -= oldest->second.bytes;
   entries_.erase(oldest);
+  arrays_ = entries_.size();
   return true;
 }
 

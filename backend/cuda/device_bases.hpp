@@ -12,6 +12,7 @@
 // arrays nobody holds give way, least recently used first, when another one needs the room.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -32,9 +33,11 @@ class DeviceBases {
 
   int device() const { return device_; }
   size_t capacity() const { return capacity_; }
-  size_t bytes() const;    // held now
-  size_t arrays() const;   // held now
-  size_t uploads() const;  // made so far (an array evicted and asked for again counts twice)
+  // Read without the lock (an upload holds it for seconds), for status pages. uploads: made so far
+  // (an array evicted and asked for again counts twice).
+  size_t bytes() const { return bytes_.load(); }
+  size_t arrays() const { return arrays_.load(); }
+  size_t uploads() const { return uploads_.load(); }
 
   // The device copy of `bases` (identified by `print`, see above), uploaded through `stager` on `s`
   // if it is not here yet and fits; nullptr when it does not fit beside the arrays in use. The
@@ -63,7 +66,7 @@ class DeviceBases {
   const size_t capacity_;
   mutable std::mutex mu_;  // held across an upload, so an array is uploaded once
   std::map<Key, Entry> entries_;
-  size_t bytes_ = 0, uploads_ = 0;
+  std::atomic<size_t> bytes_{0}, arrays_{0}, uploads_{0};  // changed under mu_
   uint64_t clock_ = 0;
 };
 
@@ -85,6 +88,7 @@ Result<std::shared_ptr<const DeviceBuffer<Affine>>> DeviceBases::get(std::span<c
     // alive (and finds the mismatch itself); the store forgets it.
     bytes_ -= it->second.bytes;
     entries_.erase(it);
+    arrays_ = entries_.size();
   }
   while (bytes_ + bytes > capacity_ && evict_one_unused_locked()) {
   }
@@ -100,6 +104,7 @@ Result<std::shared_ptr<const DeviceBuffer<Affine>>> DeviceBases::get(std::span<c
   auto handle = std::make_shared<const DeviceBuffer<Affine>>(std::move(*buf));
   entries_[key] = Entry{handle, print, bytes, clock_};
   bytes_ += bytes;
+  arrays_ = entries_.size();
   ++uploads_;
   return Handle(handle);
 }

@@ -53,6 +53,24 @@ TEST(Engine, ProvesAJobOfEveryKind) {
   EXPECT_EQ(s.host_reserved, s.buffer_idle_bytes);  // only idle pooled buffers remain
   EXPECT_EQ(s.devices.at(0).busy_workers, 0u);
   EXPECT_NE(status_to_json(s).find("\"proofs_done\":29"), std::string::npos);
+  EXPECT_EQ(s.devices.at(0).shared_bases.capacity, 0u);  // CPU devices: no shared store
+}
+
+// A device set with a store of shared bases reports it in the status (and its JSON).
+TEST(Engine, StatusShowsADevicesSharedBases) {
+  auto c = cpu_config(1, 1);
+  c.devices.shared_bases = [](uint32_t device) {
+    return device == 0 ? SharedBasesStatus{1000, 400, 2, 3} : SharedBasesStatus{};
+  };
+  auto engine = make_engine(std::move(c));
+  const auto s = engine->status();
+  ASSERT_EQ(s.devices.size(), 1u);
+  EXPECT_EQ(s.devices[0].shared_bases.capacity, 1000u);
+  EXPECT_EQ(s.devices[0].shared_bases.bytes, 400u);
+  const std::string json = status_to_json(s);
+  EXPECT_NE(json.find("\"shared_bases\":{\"arrays\":2,\"bytes\":400,\"capacity\":1000,\"uploads\":3}"),
+            std::string::npos)
+      << json;
 }
 
 TEST(Engine, AlreadySynthesizedPartitions) {

@@ -118,6 +118,15 @@ TEST_P(GpuEngineWorkers, ProveWithPooledPinnedBuffers) {
   EXPECT_GE(s.buffer_sets_made, 1u);
   EXPECT_LE(s.buffer_sets_made, 6u);
   EXPECT_EQ(s.buffer_sets_idle, s.buffer_sets_made);
+  // With sharing, the device's store holds the key's bases once, and the status says so.
+  const auto& shared = s.devices[0].shared_bases;
+  if (GetParam()) {
+    EXPECT_GT(shared.capacity, 0u);
+    EXPECT_GT(shared.bytes, 0u);
+    EXPECT_EQ(shared.uploads, shared.arrays);
+  } else {
+    EXPECT_EQ(shared.capacity, 0u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedBases, GpuEngineWorkers, ::testing::Bool());
