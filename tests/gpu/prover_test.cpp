@@ -188,6 +188,29 @@ TEST_F(CudaProver, ANewKeyAtTheAddressOfAnOldOneIsNotMistakenForIt) {
   expect_same_proof(first.pk, second.pvk, *as, **gpu, rng_());
 }
 
+// Two workers of the test device (1 GiB each) sharing `store`; empty if one cannot be made.
+std::vector<std::unique_ptr<cuda::CudaBackend>> shared_workers(
+    const std::shared_ptr<cuda::DeviceBases>& store) {
+  std::vector<std::unique_ptr<cuda::CudaBackend>> workers;
+  for (int w = 0; w < 2; ++w) {
+    cuda::CudaBackendOptions o;
+    o.device = gputest::test_device();
+    o.vram_budget = size_t(1) << 30;
+    o.shared_bases = store;
+    auto b = cuda::CudaBackend::create(o);
+    EXPECT_TRUE(b.ok()) << b.message();
+    if (!b) return {};
+    workers.push_back(std::move(*b));
+  }
+  return workers;
+}
+
+// Bytes of a key's base arrays (what a store holds for it).
+size_t bases_of(const groth16::ProvingKey& pk) {
+  return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * sizeof(G1Affine) +
+         pk.b_g2.size() * sizeof(G2Affine);
+}
+
 // The resident window follows the scalars (no GPU needed): uniform scalars keep the dense choice,
 // a witness of mostly 0 and 1 gets fewer buckets, and more zeros or ones never widen the window.
 TEST(ResidentWindow, FollowsTheScalarMix) {
@@ -214,22 +237,12 @@ TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheBases) {
   Keyed k = synthetic(13);
   auto as = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(as.ok());
-  const size_t key_bases =
-      (k.pk.h.size() + k.pk.l.size() + k.pk.a.size() + k.pk.b_g1.size()) * sizeof(G1Affine) +
-      k.pk.b_g2.size() * sizeof(G2Affine);
+  const size_t key_bases = bases_of(k.pk);
   for (const size_t capacity : {size_t(1) << 30, key_bases / 3}) {
     SCOPED_TRACE(capacity);
     auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), capacity);
-    std::vector<std::unique_ptr<cuda::CudaBackend>> workers;
-    for (int w = 0; w < 2; ++w) {
-      cuda::CudaBackendOptions o;
-      o.device = gputest::test_device();
-      o.vram_budget = size_t(1) << 30;
-      o.shared_bases = store;
-      auto b = cuda::CudaBackend::create(o);
-      ASSERT_TRUE(b.ok()) << b.message();
-      workers.push_back(std::move(*b));
-    }
+    auto workers = shared_workers(store);
+    ASSERT_EQ(workers.size(), 2u);
     const uint64_t s0 = rng_(), s1 = rng_();
     std::thread other([&] { expect_same_proof(k.pk, k.pvk, *as, *workers[1], s1); });
     expect_same_proof(k.pk, k.pvk, *as, *workers[0], s0);
@@ -267,22 +280,10 @@ TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
   auto as1 = r1cs::synthesize_for_proving(*k1.circuit);
   auto as2 = r1cs::synthesize_for_proving(*k2.circuit);
   ASSERT_TRUE(as1.ok() && as2.ok());
-  const auto bases_of = [](const groth16::ProvingKey& pk) {
-    return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * sizeof(G1Affine) +
-           pk.b_g2.size() * sizeof(G2Affine);
-  };
   ASSERT_EQ(bases_of(k1.pk), bases_of(k2.pk));
   auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), bases_of(k1.pk));
-  std::vector<std::unique_ptr<cuda::CudaBackend>> workers;
-  for (int w = 0; w < 2; ++w) {
-    cuda::CudaBackendOptions o;
-    o.device = gputest::test_device();
-    o.vram_budget = size_t(1) << 30;
-    o.shared_bases = store;
-    auto b = cuda::CudaBackend::create(o);
-    ASSERT_TRUE(b.ok()) << b.message();
-    workers.push_back(std::move(*b));
-  }
+  auto workers = shared_workers(store);
+  ASSERT_EQ(workers.size(), 2u);
   size_t uploads = 0;
   for (const Keyed* k : {&k1, &k2, &k1}) {
     const r1cs::Assignment& as = k == &k2 ? *as2 : *as1;
