@@ -461,8 +461,9 @@ int bench_engine(const EngineBenchArgs& args) {
     const auto& c = observed->devices[int(d.index)];
     counted += c.porep;
     double busy_s = 0;
+    engine::SharedBasesStatus shared;
     for (const auto& s : status.devices)
-      if (s.index == d.index) busy_s = s.busy_seconds;
+      if (s.index == d.index) busy_s = s.busy_seconds, shared = s.shared_bases;
     const double mean_s = c.porep ? c.porep_s / double(c.porep) : 0;
     std::string workers;
     nlohmann::json per_worker = nlohmann::json::object();
@@ -480,7 +481,16 @@ int bench_engine(const EngineBenchArgs& args) {
                           {"partitions_per_worker", per_worker},
                           {"winning_partitions", c.winning},
                           {"winning_mean_proving_s", c.winning ? c.winning_s / double(c.winning) : 0.0},
-                          {"busy_s", busy_s}});
+                          {"busy_s", busy_s},
+                          {"shared_bases",
+                           {{"capacity", shared.capacity},
+                            {"bytes", shared.bytes},
+                            {"arrays", shared.arrays},
+                            {"uploads", shared.uploads}}}});
+    if (shared.capacity)
+      std::printf("         shared bases: %s of %s held, %llu arrays, %llu uploads\n",
+                  gib(shared.bytes).c_str(), gib(shared.capacity).c_str(), (unsigned long long)shared.arrays,
+                  (unsigned long long)shared.uploads);
   }
 
   nlohmann::json winning = {{"jobs", args.winning},
