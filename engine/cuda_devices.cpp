@@ -14,9 +14,9 @@
 
 namespace cuzk::engine {
 
-DeviceSplit split_device_budget(uint64_t budget, const CudaDeviceOptions& options) {
+DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options) {
   DeviceSplit d;
-  const uint32_t w = std::max<uint32_t>(1, options.workers);
+  const uint32_t w = std::max<uint32_t>(1, workers);
   d.per_worker = budget / w;
   if (w < 2 || options.shared_bases_fraction <= 0 || options.shared_bases_fraction >= 1) return d;
   const uint64_t store = uint64_t(double(budget) * options.shared_bases_fraction);
@@ -46,11 +46,17 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     size_t free_bytes = 0, total_bytes = 0;
     CUZK_TRY_STATUS(cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo"));
     uint64_t budget = options.vram_budget;
+    uint32_t workers = options.workers;
+    for (const auto& p : options.per_device)
+      if (p.index == index) {
+        if (p.vram_budget) budget = p.vram_budget;
+        if (p.workers) workers = p.workers;
+      }
     if (budget == 0) budget = free_bytes > options.margin ? free_bytes - options.margin : 0;
     if (budget > free_bytes)
       return make_error("cuda: device " + std::to_string(index) + " has " + std::to_string(free_bytes >> 20) +
                         " MiB free, less than the budget of " + std::to_string(budget >> 20) + " MiB");
-    set.devices.push_back({index, budget, options.workers});
+    set.devices.push_back({index, budget, workers});
   }
   // Each worker plans within its share; the engine reserves exactly that share for a partition.
   // A device's shared store is made with its first worker's backend.
@@ -61,9 +67,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   auto stores = std::make_shared<Stores>();
   set.factory = [options, stores](const DeviceDescriptor& d,
                                   uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
-    CudaDeviceOptions per = options;
-    per.workers = d.workers;
-    const DeviceSplit split = split_device_budget(d.memory_budget, per);
+    const DeviceSplit split = split_device_budget(d.memory_budget, d.workers, options);
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
     o.vram_budget = split.per_worker;
@@ -102,11 +106,9 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   };
   set.planner = [budgets = set.devices, options](const PlanShape&) -> uint64_t {
     uint64_t smallest = UINT64_MAX;
-    for (const auto& d : budgets) {
-      CudaDeviceOptions per = options;
-      per.workers = d.workers;
-      smallest = std::min<uint64_t>(smallest, split_device_budget(d.memory_budget, per).per_worker);
-    }
+    for (const auto& d : budgets)
+      smallest =
+          std::min<uint64_t>(smallest, split_device_budget(d.memory_budget, d.workers, options).per_worker);
     return smallest;
   };
   return set;

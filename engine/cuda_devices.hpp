@@ -5,7 +5,7 @@
 //
 // With several workers on a card large enough, part of its budget is first set aside for one store
 // of resident bases (backend/cuda/device_bases.hpp) that the card's workers share, and the workers
-// split the rest: one copy of a 2^27 key's 72 GiB of bases serves both workers of an H200, so one
+// split the rest: one copy of a 2^27 key's 56 GiB of bases serves both workers of an H200, so one
 // can compute H (and upload the next partition) while the other runs its MSMs.
 #pragma once
 
@@ -22,6 +22,14 @@ struct CudaDeviceOptions {
   uint64_t vram_budget = 0;       // per device; 0: its free memory less `margin`
   uint64_t margin = uint64_t(1) << 30;
   uint32_t workers = 2;  // per device
+  // Settings of single devices (a daemon's [[devices.device]] tables), over the two above; a 0
+  // keeps the default.
+  struct PerDevice {
+    uint32_t index = 0;
+    uint64_t vram_budget = 0;
+    uint32_t workers = 0;
+  };
+  std::vector<PerDevice> per_device;
   // Share of each device's budget for the bases its workers share, when it has more than one
   // worker and every worker keeps at least `min_worker_bytes` beside it; 0: no sharing (each
   // worker keeps its own resident bases within its share).
@@ -32,12 +40,12 @@ struct CudaDeviceOptions {
   size_t resident_pass_points = 0;
 };
 
-// The store size and per-worker budget cuda_devices gives a device of `budget` bytes.
+// The store size and per-worker budget cuda_devices gives a device of `budget` bytes and `workers`.
 struct DeviceSplit {
   uint64_t shared_bases = 0;  // 0: none
   uint64_t per_worker = 0;
 };
-DeviceSplit split_device_budget(uint64_t budget, const CudaDeviceOptions& options);
+DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options);
 
 // Fails when no device is found or a listed index does not exist.
 Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options);

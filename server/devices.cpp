@@ -27,28 +27,14 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
     // One CudaBackend per worker, bound to its device by index, planning within its share of the
     // device's budget (0 in the config: the device's free memory less a margin).
     engine::CudaDeviceOptions o;
-    for (const auto& d : config.devices) o.indices.push_back(d.index);
-    o.workers = 1;
+    for (const auto& d : config.devices) {
+      o.indices.push_back(d.index);
+      o.per_device.push_back({d.index, d.vram_budget, d.workers});
+    }
     o.shared_bases_fraction = config.shared_bases_fraction;
     auto found = engine::cuda_devices(o);
     if (!found) return found.error();
     set = std::move(*found);
-    for (size_t i = 0; i < config.devices.size(); ++i) {
-      const auto& d = config.devices[i];
-      if (d.vram_budget) set.devices[i].memory_budget = d.vram_budget;
-      set.devices[i].workers = d.workers;
-    }
-    // The factory splits each device's budget by its descriptor (a store of shared bases first,
-    // where it has several workers and room); the engine reserves a worker's share of that split.
-    set.planner = [devices = set.devices, o](const engine::PlanShape&) -> uint64_t {
-      uint64_t share = UINT64_MAX;
-      for (const auto& d : devices) {
-        engine::CudaDeviceOptions per = o;
-        per.workers = d.workers;
-        share = std::min<uint64_t>(share, engine::split_device_budget(d.memory_budget, per).per_worker);
-      }
-      return share;
-    };
 #else
     return make_error("this cuzkd was built without the CUDA backend; use backend = \"cpu\"");
 #endif

@@ -1,6 +1,6 @@
 // The base arrays of parameter sets kept on one device, shared by every worker of that device.
 //
-// A resident MSM context is mostly bases (72 GiB of the 2^27 PoRep key, against a work area of a
+// A resident MSM context is mostly bases (56 GiB of the 2^27 PoRep key, against a work area of a
 // few GiB), and the bases never change. So the workers of one GPU keep one copy between them: each
 // worker's CudaBackend keeps its own contexts and work area, which only reference the bases held
 // here. Two workers on one card can then both run resident, one computing H while the other runs
@@ -8,8 +8,9 @@
 //
 // The store has a fixed capacity, carved out of the device's budget before the workers' shares.
 // An array is found by address, count and fingerprint (a freed key's address is soon reused by the
-// next key); it is uploaded by the first worker that asks and stays while any context holds it;
-// arrays nobody holds give way, least recently used first, when another one needs the room.
+// next key); it is uploaded by the first worker that asks, and stays while a call holds it (the
+// backends hold their handles for one call at a time); arrays nobody holds give way, least
+// recently used first, when another one needs the room.
 #pragma once
 
 #include <atomic>

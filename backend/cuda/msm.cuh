@@ -43,7 +43,7 @@ struct Layout {
   size_t max_bases = 0;     // rows of a table (DigitShape::stride)
   size_t entries = 0;       // E: (scalar, window) pairs per chunk, the most nonzero digits
   size_t digit_blocks = 0;  // digits_kernel blocks per chunk
-  uint32_t KZ = 0;          // bucket keys of all sets; KZ itself is the zero digit's key
+  uint32_t KZ = 0;          // buckets of all sets: keys are 0 .. KZ − 1 (zero digits are not sorted)
   int key_bits = 0;         // radix sort width
   uint32_t run = 0;         // L: points per item
   size_t cap_a = 0;         // items, first round (and odd rounds)

@@ -75,9 +75,15 @@ class DeviceSpan {
   size_t size() const { return n_; }
   int device() const { return device_; }
 
-  Status upload(const T* host, size_t n, const Stream& s) {
-    if (n > n_) return make_error("DeviceSpan::upload: more elements than the span holds");
+  // Host -> device / device -> host of the first n elements, ordered on `s` (the host memory
+  // must stay valid until the stream reaches the copy; pageable memory makes it synchronous).
+  Status upload(const T* host, size_t n, const Stream& s) const {
+    if (n > n_) return make_error("upload: more elements than the device memory holds");
     return detail::copy_async(p_, host, n * sizeof(T), cudaMemcpyHostToDevice, s);
+  }
+  Status download(T* host, size_t n, const Stream& s) const {
+    if (n > n_) return make_error("download: more elements than the device memory holds");
+    return detail::copy_async(host, p_, n * sizeof(T), cudaMemcpyDeviceToHost, s);
   }
 
  private:
@@ -114,16 +120,10 @@ class DeviceBuffer {
   size_t size() const { return n_; }
   int device() const { return device_; }
 
-  // Host -> device / device -> host of the first n elements, ordered on `s` (the host memory
-  // must stay valid until the stream reaches the copy; pageable memory makes it synchronous).
-  Status upload(const T* host, size_t n, const Stream& s) {
-    if (n > n_) return make_error("DeviceBuffer::upload: more elements than the buffer holds");
-    return detail::copy_async(p_, host, n * sizeof(T), cudaMemcpyHostToDevice, s);
-  }
-  Status download(T* host, size_t n, const Stream& s) const {
-    if (n > n_) return make_error("DeviceBuffer::download: more elements than the buffer holds");
-    return detail::copy_async(host, p_, n * sizeof(T), cudaMemcpyDeviceToHost, s);
-  }
+  // The buffer without ownership; its copies (DeviceSpan::upload, download) serve both.
+  DeviceSpan<T> span() const { return DeviceSpan<T>(device_, p_, n_); }
+  Status upload(const T* host, size_t n, const Stream& s) { return span().upload(host, n, s); }
+  Status download(T* host, size_t n, const Stream& s) const { return span().download(host, n, s); }
 
  private:
   DeviceBuffer(int device, T* p, size_t n) : device_(device), p_(p), n_(n) {}

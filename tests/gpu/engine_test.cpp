@@ -29,20 +29,20 @@ TEST(GpuEngine, ADeviceBudgetIsSplitIntoSharedBasesAndWorkerShares) {
   CudaDeviceOptions o;
   const uint64_t gib = uint64_t(1) << 30;
   o.workers = 2;
-  DeviceSplit d = split_device_budget(140 * gib, o);
+  DeviceSplit d = split_device_budget(140 * gib, o.workers, o);
   EXPECT_EQ(d.shared_bases, uint64_t(140 * gib * 0.6));
   EXPECT_EQ(d.per_worker, (140 * gib - d.shared_bases) / 2);
   EXPECT_LE(d.shared_bases + 2 * d.per_worker, 140 * gib);
-  d = split_device_budget(16 * gib, o);  // too small to share: as before, half each
+  d = split_device_budget(16 * gib, o.workers, o);  // too small to share: as before, half each
   EXPECT_EQ(d.shared_bases, 0u);
   EXPECT_EQ(d.per_worker, 8 * gib);
   o.workers = 1;
-  d = split_device_budget(140 * gib, o);
+  d = split_device_budget(140 * gib, o.workers, o);
   EXPECT_EQ(d.shared_bases, 0u);
   EXPECT_EQ(d.per_worker, 140 * gib);
   o.workers = 2;
   o.shared_bases_fraction = 0;
-  EXPECT_EQ(split_device_budget(140 * gib, o).shared_bases, 0u);
+  EXPECT_EQ(split_device_budget(140 * gib, o.workers, o).shared_bases, 0u);
 }
 
 TEST(GpuEngine, PooledBuffersArePinnedForTheDevice) {
