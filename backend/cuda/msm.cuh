@@ -35,6 +35,12 @@ inline uint32_t reduce_run(uint32_t sets, uint32_t n) {
   return std::min(K, n);
 }
 
+// Points per item in the rounds after the first, which sum partial sums of heavy buckets (a
+// witness's ones fill one bucket with 40 % of the points: 26 k partials at 2^27). A thread's additions
+// are sequential, so short runs keep the depth small: 26 k partials take 4 rounds of 16 and a merge
+// of at most 16, where runs of L = 512 took 512 + 51 dependent additions (54 ms of a 320 ms MSM).
+inline constexpr uint32_t kPartialRun = 16;
+
 // Sizes every buffer derives from; the same arithmetic serves plan() and create().
 struct Layout {
   MsmPlan plan;
@@ -119,7 +125,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
               ? cfg.bucket_run
               : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
   L.cap_a = ceil_div(L.entries, L.run) + L.KZ + 1;
-  L.cap_b = ceil_div(L.cap_a, L.run) + L.KZ + 1;
+  L.cap_b = ceil_div(L.cap_a, kPartialRun) + L.KZ + 1;
   L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
   L.words = ceil_div(max_points, 64);
   L.digit_blocks = ceil_div(C, kDigitBlock);
@@ -239,7 +245,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
 
   // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
   bool profile = false;
-  cudaEvent_t ev[6] = {};
+  cudaEvent_t ev[9] = {};
   MsmTimings timings;
   Status mark(int i, const Stream& s) {
     return profile ? check(cudaEventRecord(ev[i], s.get()), "cudaEventRecord") : Status::Ok();
@@ -422,6 +428,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   bucket_offsets_kernel<<<grid_for(size_t(E) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ,
                                                                            off_entries.data());
   CUZK_TRY_STATUS(check_launch("msm bucket_offsets_kernel"));
+  CUZK_TRY_STATUS(mark(6, s));
 
   // Round 1: entries -> part[0], items numbered by off_items[0].
   item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, Lr,
@@ -465,17 +472,19 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   if (profile) {
     timings.digits_ms += between(0, 1);
     timings.sort_ms += between(1, 2);
-    timings.offsets_ms += between(2, 3);
+    timings.offsets_ms += between(2, 6);
+    timings.schedule_ms += between(6, 3);
     timings.accumulate_ms += between(3, 4);
+    ++timings.passes;
   }
 
-  // Further rounds while some bucket still has more than L items (heavy buckets: 0/1 scalars,
-  // repeated scalars); each divides the largest item count by L.
+  // Further rounds while some bucket still has more than kPartialRun items (heavy buckets: 0/1
+  // scalars, repeated scalars); each divides the largest item count by kPartialRun.
   uint32_t most = *host_max;
   int cur = 0;
-  while (most > Lr) {
-    item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ, Lr,
-                                                                           counts.data());
+  while (most > kPartialRun) {
+    item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ,
+                                                                           kPartialRun, counts.data());
     CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
     tmp = cub_tmp.size();
     CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(),
@@ -487,15 +496,17 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
         PartialSource<Xyzz>{part[cur].data()}, part[1 - cur].data());
     CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
     cur = 1 - cur;
-    most = (most + Lr - 1) / Lr;
+    most = (most + kPartialRun - 1) / kPartialRun;
   }
+  CUZK_TRY_STATUS(mark(7, s));
   merge_buckets_kernel<Xyzz>
       <<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(), buckets.data());
   CUZK_TRY_STATUS(check_launch("msm merge_buckets_kernel"));
   if (profile) {
     CUZK_TRY_STATUS(mark(5, s));
     CUZK_TRY_STATUS(s.synchronize());
-    timings.merge_ms += between(4, 5);
+    timings.rounds_ms += between(4, 7);
+    timings.merge_ms += between(7, 5);
   }
   return Status::Ok();
 }

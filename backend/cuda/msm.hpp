@@ -69,7 +69,9 @@ struct MsmConfig {
 
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).
 struct MsmTimings {
-  float digits_ms = 0, sort_ms = 0, offsets_ms = 0, accumulate_ms = 0, merge_ms = 0, reduce_ms = 0;
+  float digits_ms = 0, sort_ms = 0, offsets_ms = 0, schedule_ms = 0, accumulate_ms = 0, rounds_ms = 0,
+        merge_ms = 0, reduce_ms = 0;
+  unsigned passes = 0;  // sort-and-sum passes (chunks of points, or groups of windows)
 };
 
 // Where scalars and bases live and how scalars are encoded.

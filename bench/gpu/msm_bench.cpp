@@ -5,6 +5,7 @@
 //   cuzk_bench_msm [g1|g2] [lg_n ...] [--precompute m] [--window c] [--run L] [--reps r] [--check]
 //                  [--profile]   (phase times of the last run, from events)
 //                  [--witness]   (scalars like a PoRep witness: 40 % zero, 40 % one, 20 % uniform)
+//                  [--chunk lg]  (points per pass: 2^lg, as a resident context in a proof uses)
 //
 // Points: 2^16 distinct random points [t0 + jδ]G spread by a random index over n slots (each slot
 // its own memory, so the gathers cost what distinct points cost). --check compares against the
@@ -136,9 +137,10 @@ int bench(const char* name, unsigned lg, const Options& o, const Stream& s) {
   if (o.cfg.profile) {
     const MsmTimings& t = ctx->last_timings();
     std::printf(
-        "    phases (last run, device ms): digits %.2f  sort %.2f  offsets %.2f  accumulate %.2f  "
-        "rounds+merge %.2f  reduce %.2f\n",
-        t.digits_ms, t.sort_ms, t.offsets_ms, t.accumulate_ms, t.merge_ms, t.reduce_ms);
+        "    phases (last run, device ms, %u passes): digits %.2f  sort %.2f  offsets %.2f  schedule %.2f  "
+        "accumulate %.2f  rounds %.2f  merge %.2f  reduce %.2f\n",
+        t.passes, t.digits_ms, t.sort_ms, t.offsets_ms, t.schedule_ms, t.accumulate_ms, t.rounds_ms,
+        t.merge_ms, t.reduce_ms);
   }
   std::fflush(stdout);
   return ok ? 0 : 2;
@@ -169,6 +171,8 @@ int main(int argc, char** argv) {
       o.check = true;
     else if (a == "--profile")
       o.cfg.profile = true;
+    else if (a == "--chunk")
+      o.cfg.chunk_points = size_t(1) << next();
     else if (a == "--witness")
       o.witness = true;
     else

@@ -270,7 +270,7 @@ TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheBases) {
   EXPECT_FALSE(cuda::CudaBackend::create(bad).ok());
 }
 
-// A store with room for one key: when the workers move to a second key, the first key's bases
+// A store with room for one key at a time: when the workers move to a second key, the first key's bases
 // (which no call holds any more) make room for it; when they come back, the contexts they kept are
 // rebound to the new upload. Every proof still equal to the CPU's.
 TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
@@ -280,8 +280,10 @@ TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
   auto as1 = r1cs::synthesize_for_proving(*k1.circuit);
   auto as2 = r1cs::synthesize_for_proving(*k2.circuit);
   ASSERT_TRUE(as1.ok() && as2.ok());
-  ASSERT_EQ(bases_of(k1.pk), bases_of(k2.pk));
-  auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), bases_of(k1.pk));
+  // Room for the larger key alone (two random circuits of one size differ in their densities).
+  const size_t room = std::max(bases_of(k1.pk), bases_of(k2.pk));
+  ASSERT_LT(room, bases_of(k1.pk) + bases_of(k2.pk));
+  auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), room);
   auto workers = shared_workers(store);
   ASSERT_EQ(workers.size(), 2u);
   size_t uploads = 0;
