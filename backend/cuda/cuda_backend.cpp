@@ -85,15 +85,18 @@ using ResidentMap = std::map<std::pair<const void*, size_t>, ResidentMsm<Affine>
 }  // namespace
 
 unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) {
-  const double passes = double((n + pass - 1) / pass), per_pass = double(std::min(n, pass));
   const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
+  const double point_passes = std::ceil(double(n) / double(pass));
   unsigned best = 16;
   double best_cost = -1;
   for (unsigned c = 8; c <= 22; ++c) {
     const unsigned W = (256 + c - 1) / c, mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
     const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
-    const double digits = (mix.one + dense * W) * per_pass;
-    const double cost = passes * (digits + 6.5 * buckets) + 4.0 * buckets;
+    const double digits = (mix.one + dense * W) * double(n);
+    // A pass of digits leaves room for one digit block (128 scalars) of slack.
+    const double digit_passes = std::max(1.0, std::ceil(digits / (double(pass > 256 ? pass - 128 : pass) * W)));
+    const double passes = std::min(point_passes, digit_passes);
+    const double cost = digits + passes * 6.5 * buckets + 4.0 * buckets;
     if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
   }
   return best;

@@ -57,11 +57,12 @@ struct ScalarMix {
 };
 
 // The window of a resident MSM context that runs n points in passes of `pass`, with `precompute`
-// tables (0: one per window), for scalars like `mix`. Its cost, in mixed additions: the nonzero
-// digits (sorted, then added), each pass's work per bucket (offsets, schedule and merge: about 6.5
-// additions' time per bucket on the H200) and the reduction's (about 4 per bucket, once). Uniform
-// scalars keep c = 20 at passes of 2^25 (msm_pick_window's choice); a PoRep witness gets c = 16,
-// whose 16× fewer buckets outweigh 23 % more digits.
+// tables (0: one per window), for scalars like `mix` on the device. Its cost, in mixed additions:
+// the nonzero digits (sorted, then added), each pass's work per bucket (offsets, schedule and merge:
+// about 6.5 additions' time per bucket on the H200) and the reduction's (about 4 per bucket, once).
+// Passes hold `pass` points, or as many digits when that makes fewer (Msm cuts device scalars so),
+// so sparse scalars take fewer passes. Uniform scalars keep c = 20 at passes of 2^25
+// (msm_pick_window's choice); a PoRep witness (a quarter of the digits, one pass) gets c = 19.
 unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix);
 
 // One stage's plan, for logs and tests.

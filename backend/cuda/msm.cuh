@@ -48,7 +48,8 @@ struct Layout {
   size_t max_points = 0;
   size_t max_bases = 0;     // rows of a table (DigitShape::stride)
   size_t entries = 0;       // E: (scalar, window) pairs per chunk, the most nonzero digits
-  size_t digit_blocks = 0;  // digits_kernel blocks per chunk
+  size_t digit_blocks = 0;  // digits_kernel blocks of max_points scalars
+  size_t max_passes = 0;    // passes cut by digits (Msm::State::digit_passes), at most
   uint32_t KZ = 0;          // buckets of all sets: keys are 0 .. KZ − 1 (zero digits are not sorted)
   int key_bits = 0;         // radix sort width
   uint32_t run = 0;         // L: points per item
@@ -72,7 +73,8 @@ struct Work {
   DeviceSpan<Fr> scalar_stage[2];
   DeviceSpan<uint64_t> density;
   DeviceSpan<uint32_t> word_rank;
-  DeviceSpan<uint32_t> block_nnz;  // nonzero digits per digits_kernel block, then their offsets
+  DeviceSpan<uint32_t> block_nnz;    // nonzero digits per digits_kernel block, then their offsets
+  DeviceSpan<uint32_t> pass_bounds;  // first block, then first digit, of each pass cut by digits
   DeviceSpan<uint32_t> keys[2], vals[2];
   DeviceSpan<uint8_t> cub_tmp;
   DeviceSpan<uint32_t> off_entries, counts, off_items[2];
@@ -128,7 +130,9 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.cap_b = ceil_div(L.cap_a, kPartialRun) + L.KZ + 1;
   L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
   L.words = ceil_div(max_points, 64);
-  L.digit_blocks = ceil_div(C, kDigitBlock);
+  // Counts for every block of the largest input: passes cut by digits count all scalars at once.
+  L.digit_blocks = ceil_div(max_points, kDigitBlock);
+  L.max_passes = C >= 2 * kDigitBlock ? ceil_div(max_points, C - kDigitBlock) + 1 : 1;
 
   // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
   size_t sort_bytes = 0, scan_bytes = 0, max_bytes = 0;
@@ -181,6 +185,7 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
   take(w.density, L.words);
   take(w.word_rank, L.words);
   take(w.block_nnz, L.digit_blocks + 1);
+  take(w.pass_bounds, 2 * (L.max_passes + 1));
   take(w.cub_tmp, L.cub_bytes);
   take(w.off_entries, size_t(L.KZ) + 1);
   take(w.counts, size_t(L.KZ) + 1);
@@ -208,9 +213,9 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   using F = typename Affine::field;
   using Xyzz = curve::xyzz_t<F, typename Affine::params>;
   using W = msm_detail::Work<Affine>;
-  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::block_nnz, W::keys, W::vals, W::cub_tmp,
-      W::off_entries, W::counts, W::off_items, W::part, W::buckets, W::item_len, W::item_ids, W::lvl_L,
-      W::lvl_A, W::fold_tmp, W::lvl_sums;
+  using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::block_nnz, W::pass_bounds, W::keys,
+      W::vals, W::cub_tmp, W::off_entries, W::counts, W::off_items, W::part, W::buckets, W::item_len,
+      W::item_ids, W::lvl_L, W::lvl_A, W::fold_tmp, W::lvl_sums;
 
   int device = -1;
   msm_detail::Layout L;
@@ -240,8 +245,9 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     workspace = std::move(ws);
     return Status::Ok();
   }
-  Xyzz* host_sets = nullptr;     // pinned: level sums (kMaxLevels per set), then the last level's elements
-  uint32_t* host_max = nullptr;  // pinned: [0] most items in a bucket, [1] item total, [2] digits
+  Xyzz* host_sets = nullptr;        // pinned: level sums (kMaxLevels per set), then the last level's elements
+  uint32_t* host_max = nullptr;     // pinned: [0] most items in a bucket, [1] item total, [2] digits
+  uint32_t* host_passes = nullptr;  // pinned: pass_bounds
 
   // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
   bool profile = false;
@@ -266,9 +272,13 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
       if (e) (void)cudaEventDestroy(e);
     if (host_sets) (void)cudaFreeHost(host_sets);
     if (host_max) (void)cudaFreeHost(host_max);
+    if (host_passes) (void)cudaFreeHost(host_passes);
   }
 
   Status sort_and_sum(const Stream& s, uint32_t E, int stage);
+  unsigned count_digits(const Fr* sc, size_t len, size_t i0, bool mont, const uint64_t* dens,
+                        const Stream& s);
+  Status digit_passes(const Fr* scalars, size_t n, bool mont, const uint64_t* dens, const Stream& s);
   Status reduce(const Stream& s, typename Msm<Affine>::Jacobian* out);
   Result<typename Msm<Affine>::Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density_host,
                                              Memory where, ScalarForm form, const Stream& s);
@@ -306,6 +316,8 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
                                                sizeof(typename State::Xyzz)),
             "cudaMallocHost"));
   CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 3 * sizeof(uint32_t)), "cudaMallocHost"));
+  CUZK_TRY_STATUS(
+      check(cudaMallocHost(&st->host_passes, 2 * (lay.max_passes + 1) * sizeof(uint32_t)), "cudaMallocHost"));
   st->profile = config.profile;
   if (st->profile)
     for (cudaEvent_t& e : st->ev) CUZK_TRY_STATUS(check(cudaEventCreate(&e), "cudaEventCreate"));
@@ -417,7 +429,7 @@ template <class Affine>
 Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) {
   using namespace msm_detail;
   const uint32_t KZ = L.KZ, Lr = L.run;
-  constexpr unsigned B = 128;
+  constexpr unsigned B = kSumBlock;
   CUZK_TRY_STATUS(mark(1, s));
   cub::DoubleBuffer<uint32_t> kb(keys[0].data(), keys[1].data()), vb(vals[0].data(), vals[1].data());
   size_t tmp = cub_tmp.size();
@@ -464,7 +476,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   CUZK_TRY_STATUS(mark(3, s));
   segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
       off_entries.data(), off_items[0].data(), KZ, items, ib.Current(),
-      EntrySource<Affine>{vb.Current(), bases}, part[0].data());
+      EntrySource<Affine>{vb.Current(), bases}, buckets.data(), part[0].data());
   CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
   CUZK_TRY_STATUS(check(cudaEventRecord(consumed[stage], s.get()), "cudaEventRecord"));
   CUZK_TRY_STATUS(mark(4, s));
@@ -493,7 +505,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
     const size_t cap = part[1 - cur].size();
     segment_sum_kernel<Xyzz><<<grid_for(cap, B), B, 0, s.get()>>>(
         off_items[cur].data(), off_items[1 - cur].data(), KZ, uint32_t(cap), nullptr,
-        PartialSource<Xyzz>{part[cur].data()}, part[1 - cur].data());
+        PartialSource<Xyzz>{part[cur].data()}, nullptr, part[1 - cur].data());
     CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
     cur = 1 - cur;
     most = (most + kPartialRun - 1) / kPartialRun;
@@ -669,6 +681,19 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy.get(), consumed[1], 0), "cudaStreamWaitEvent"));
     CUZK_TRY_STATUS(issue_copy(0));
   }
+  const bool mont = form == ScalarForm::montgomery;
+  const uint64_t* dens = density_host ? density.data() : nullptr;
+  // Scalars already on the device and bases that stay: the digits of every scalar are counted at
+  // once, and passes may be cut by digits (digit_passes), so a witness vector (mostly 0 and 1)
+  // takes one pass where it took n / C.
+  const bool counted_once = !staging && chunks > 1 && L.plan.chunk_points >= 2 * kDigitBlock &&
+                            size_t(n) * L.shape.W < (size_t(1) << 32) - 1;
+  if (counted_once) {
+    CUZK_TRY_STATUS(digit_passes(scalars, n, mont, dens, s));
+    J out;
+    CUZK_TRY_STATUS(reduce(s, &out));
+    return out;
+  }
   // With a stager the host does the copying, so chunk k + 1's copy runs on its own host thread
   // while this one drives chunk k (declared last: on an early return it is joined first).
   std::future<Status> next_copy;
@@ -687,22 +712,11 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(mark(0, s));
     // Only nonzero digits are sorted: count them per block, scan, then write each block's at its
     // offset. Witness vectors are mostly 0 and 1 (one digit, or none, instead of W).
-    const bool mont = form == ScalarForm::montgomery;
-    const uint64_t* dens = density_host ? density.data() : nullptr;
-    const unsigned blocks = grid_for(len, kDigitBlock);
-    digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens,
-                                                             word_rank.data(), L.shape, block_nnz.data());
+    const unsigned blocks = count_digits(sc, len, i0, mont, dens, s);
     CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
-    size_t tmp = cub_tmp.size();
-    CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(),
-                                                        block_nnz.data(), blocks + 1, s.get()),
-                          "cub::DeviceScan::ExclusiveSum (digits)"));
-    CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 2, block_nnz.data() + blocks, sizeof(uint32_t),
-                                          cudaMemcpyDeviceToHost, s.get()),
-                          "cudaMemcpyAsync (digit total)"));
     digits_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens, word_rank.data(),
                                                        streamed ? first_base[k] : 0, L.shape,
-                                                       block_nnz.data(), keys[0].data(), vals[0].data());
+                                                       block_nnz.data(), 0, keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
     CUZK_TRY_STATUS(s.synchronize());  // the sort needs the total on the host
     CUZK_TRY_STATUS(sort_and_sum(s, host_max[2], b));
@@ -710,6 +724,72 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
   J out;
   CUZK_TRY_STATUS(reduce(s, &out));
   return out;
+}
+
+// Nonzero digits of each kDigitBlock scalars of sc[0, len) (scalar i0 of the input first), scanned
+// into offsets in block_nnz (the total last, also copied to host_max[2]); returns the blocks.
+// Errors surface at the caller's check_launch.
+template <class Affine>
+unsigned Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size_t i0, bool mont,
+                                          const uint64_t* dens, const Stream& s) {
+  using namespace msm_detail;
+  const unsigned blocks = grid_for(len, kDigitBlock);
+  digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens,
+                                                           word_rank.data(), L.shape, block_nnz.data());
+  size_t tmp = cub_tmp.size();
+  (void)cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(), block_nnz.data(), blocks + 1,
+                                      s.get());
+  (void)cudaMemcpyAsync(host_max + 2, block_nnz.data() + blocks, sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                        s.get());
+  return blocks;
+}
+
+// Steps 1-3 over device scalars and bases that stay: every scalar's nonzero digits are counted
+// once, then the input is cut into passes of as many points (C) or, when that makes fewer passes, of
+// as many digits: pass j takes the blocks whose digits start from j·T on, T = entries - one block's
+// most digits, so each pass fits the work buffers. A witness (mostly 0 and 1, a quarter of the
+// digits of uniform scalars) then takes one pass where it took n / C, sorting into and merging all
+// buckets once.
+template <class Affine>
+Status Msm<Affine>::State::digit_passes(const Fr* scalars, size_t n, bool mont, const uint64_t* dens,
+                                        const Stream& s) {
+  using namespace msm_detail;
+  CUZK_TRY_STATUS(mark(0, s));
+  const unsigned blocks = count_digits(scalars, n, 0, mont, dens, s);
+  CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
+  CUZK_TRY_STATUS(s.synchronize());
+  const size_t total = host_max[2];
+  const size_t target = L.entries - size_t(kDigitBlock) * L.shape.W;
+  const size_t stride = L.plan.chunk_points / kDigitBlock;  // blocks per pass of C points
+  const size_t by_points = ceil_div(blocks, stride), by_digits = std::max<size_t>(1, ceil_div(total, target));
+  const bool digits = by_digits < by_points;
+  const uint32_t passes = uint32_t(digits ? by_digits : by_points);
+  if (passes > L.max_passes)
+    return make_error("MSM: " + std::to_string(passes) + " passes for a layout of " +
+                      std::to_string(L.max_passes));
+  uint32_t* first_block = pass_bounds.data();
+  uint32_t* first_digit = pass_bounds.data() + passes + 1;
+  pass_bounds_kernel<<<grid_for(passes + 1, 64), 64, 0, s.get()>>>(
+      block_nnz.data(), blocks, digits ? 0 : uint32_t(stride), uint32_t(target), passes, first_block,
+      first_digit);
+  CUZK_TRY_STATUS(check_launch("msm pass_bounds_kernel"));
+  CUZK_TRY_STATUS(pass_bounds.download(host_passes, 2 * (size_t(passes) + 1), s));
+  CUZK_TRY_STATUS(s.synchronize());
+  const uint32_t* hb = host_passes;
+  const uint32_t* hd = host_passes + passes + 1;
+  for (uint32_t j = 0; j < passes; ++j) {
+    const uint32_t E = hd[j + 1] - hd[j];
+    if (E == 0) continue;
+    if (E > L.entries) return make_error("MSM: a pass of " + std::to_string(E) + " digits overflows");
+    const size_t i0 = size_t(hb[j]) * kDigitBlock, i1 = std::min(n, size_t(hb[j + 1]) * kDigitBlock);
+    if (j > 0) CUZK_TRY_STATUS(mark(0, s));
+    digits_kernel<<<hb[j + 1] - hb[j], kDigitBlock, 0, s.get()>>>(
+        scalars + i0, uint32_t(i1 - i0), i0, mont, dens, word_rank.data(), 0, L.shape,
+        block_nnz.data() + hb[j], hd[j], keys[0].data(), vals[0].data());
+    CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
+    CUZK_TRY_STATUS(sort_and_sum(s, E, 0));
+  }
+  return Status::Ok();
 }
 
 template <class Affine>

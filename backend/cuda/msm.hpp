@@ -3,13 +3,14 @@
 // The pipeline, per chunk of points (backend/cuda/msm.cuh has the kernels):
 //   1. scalars (Fr, Montgomery or canonical, on the host or the device) become signed c-bit digits,
 //      one (key, value) pair per window: key = bucket of the digit's magnitude in its bucket set,
-//      value = index of the (precomputed) base with the sign in the top bit; zero digits get a key
-//      that sorts last and is ignored;
+//      value = index of the (precomputed) base with the sign in the top bit; zero digits take no
+//      pair (a count per block and a scan place each block's digits);
 //   2. CUB's radix sort orders the pairs by bucket;
 //   3. buckets are split into items of at most `bucket_run` points, each item summed by one thread
 //      into an XYZZ point (items sorted by length, longest first, so a warp's threads finish
-//      together), and the items of a bucket merged (again in rounds, so a bucket holding most of
-//      the points, e.g. every scalar equal to 1, is summed in parallel, not by one thread);
+//      together; a bucket's first item starts from the bucket's sum over earlier chunks), and the
+//      items of a bucket merged (again in rounds of 16, so a bucket holding most of the points,
+//      e.g. every scalar equal to 1, is summed in parallel, not by one thread);
 //   4. after the last chunk, each bucket set is reduced by levels of running sums on the device,
 //      and the host combines the few level and set results with doublings.
 //

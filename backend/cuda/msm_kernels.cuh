@@ -113,14 +113,14 @@ static __global__ void __launch_bounds__(kDigitBlock)
   if (blockIdx.x == 0 && threadIdx.x == 0) block_nnz[gridDim.x] = 0;
 }
 
-// One thread per scalar: its nonzero digits as (key, value) entries from block_off[block] + the
-// thread's rank in its block, so zero digits (and absent variables) take no place in the sort: a
-// 0/1 witness value has at most one. Key: the bucket, (w / m)·H + |d| - 1; value: the base's index
-// in table w % m, with the sign in the top bit.
+// One thread per scalar: its nonzero digits as (key, value) entries from block_off[block] - off0 +
+// the thread's rank in its block, so zero digits (and absent variables) take no place in the sort:
+// a 0/1 witness value has at most one. Key: the bucket, (w / m)·H + |d| - 1; value: the base's
+// index in table w % m, with the sign in the top bit.
 static __global__ void __launch_bounds__(kDigitBlock)
     digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
                   const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
-                  size_t base_first, DigitShape sh, const uint32_t* __restrict__ block_off,
+                  size_t base_first, DigitShape sh, const uint32_t* __restrict__ block_off, uint32_t off0,
                   uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   using Scan = cub::BlockScan<uint32_t, kDigitBlock>;
   __shared__ typename Scan::TempStorage tmp;
@@ -134,12 +134,42 @@ static __global__ void __launch_bounds__(kDigitBlock)
   }
   uint32_t o;
   Scan(tmp).ExclusiveSum(nnz, o);
-  o += block_off[blockIdx.x];
+  o += block_off[blockIdx.x] - off0;
   for_each_digit(v, sh, [&](unsigned w, uint32_t mag, bool neg) {
     keys[o] = (w / sh.m) * sh.H + (mag - 1);
     vals[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
     ++o;
   });
+}
+
+// Pass bounds over device scalars, from block_off, the exclusive scan of every block's nonzero
+// digits (blocks + 1 entries, the total last). With stride, pass j starts at block j·stride (passes
+// of as many points). Without, pass j starts at the first block whose offset reaches j·target, so a
+// pass holds fewer than target + one block's digits (passes of as many digits). first_block[j] and
+// first_digit[j] for j <= passes (the last: blocks and the total).
+static __global__ void pass_bounds_kernel(const uint32_t* __restrict__ block_off, uint32_t blocks,
+                                          uint32_t stride, uint32_t target, uint32_t passes,
+                                          uint32_t* __restrict__ first_block,
+                                          uint32_t* __restrict__ first_digit) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j > passes) return;
+  uint32_t b = blocks;
+  if (j < passes && stride) {
+    b = uint32_t(min(uint64_t(j) * stride, uint64_t(blocks)));
+  } else if (j < passes) {
+    const uint64_t want = uint64_t(j) * target;
+    uint32_t lo = 0, hi = blocks;  // first b in [0, blocks] with block_off[b] >= want
+    while (lo < hi) {
+      const uint32_t mid = (lo + hi) / 2;
+      if (block_off[mid] >= want)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    b = lo;
+  }
+  first_block[j] = b;
+  first_digit[j] = block_off[b];
 }
 
 // off[k] = first sorted position whose key is >= k, for k in [0, KZ]; one thread per position in
@@ -222,14 +252,23 @@ static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off,
   ids[q] = q;
 }
 
+// Threads per block of the segmented sums. The bound matters: given (128, 1), ptxas keeps the G1
+// accumulation at 166 registers instead of 178 (with the block size alone too), so 3 blocks fit an
+// SM instead of 2 (accumulation 2-4 % faster on the H200); asking for 3 or 4 blocks outright spills
+// and loses.
+inline constexpr unsigned kSumBlock = 128;
+
 // Segment k (KZ segments) of length n is cut into its c_k = item_off[k+1] - item_off[k] items of
 // nearly equal length (n·j/c_k boundaries, so every item has between L/2 and L points once n > L,
 // which keeps the threads of a warp busy for similar times); item q = item_off[k] + j sums one.
-// With `order`, thread r takes item order[r] (the length-sorted schedule).
+// With `order`, thread r takes item order[r] (the length-sorted schedule). With `init`, the first
+// item of segment k starts from init[k] instead of infinity: the bucket's sum over earlier passes
+// then costs one mixed addition here instead of a full addition in the merge.
 template <class Xyzz, class Source>
-__global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off,
-                                   const uint32_t* __restrict__ item_off, uint32_t KZ, uint32_t cap,
-                                   const uint32_t* __restrict__ order, Source src, Xyzz* __restrict__ out) {
+__global__ void __launch_bounds__(kSumBlock, 1)
+    segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
+                       uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order, Source src,
+                       const Xyzz* __restrict__ init, Xyzz* __restrict__ out) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= cap || r >= item_off[KZ]) return;
   const uint32_t q = order ? order[r] : r;
@@ -238,7 +277,7 @@ __global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off,
   const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
   const uint32_t b = s0 + uint32_t(uint64_t(n) * j / items);
   const uint32_t e = s0 + uint32_t(uint64_t(n) * (j + 1) / items);
-  Xyzz acc = Xyzz::infinity();
+  Xyzz acc = init && j == 0 ? init[k] : Xyzz::infinity();
   if constexpr (Source::kPrefetch) {
     typename Source::Point next = src.load(b);  // items are never empty
     for (uint32_t i = b; i < e; ++i) {
@@ -252,7 +291,8 @@ __global__ void segment_sum_kernel(const uint32_t* __restrict__ seg_off,
   out[q] = acc;
 }
 
-// buckets[k] += Σ parts[item_off[k] .. item_off[k+1]) for k < KZ.
+// buckets[k] = Σ parts[item_off[k] .. item_off[k+1]) for the k < KZ that have items: the first
+// item of each already started from the bucket (segment_sum_kernel's `init`).
 template <class Xyzz>
 __global__ void merge_buckets_kernel(const uint32_t* __restrict__ item_off, uint32_t KZ,
                                      const Xyzz* __restrict__ parts, Xyzz* __restrict__ buckets) {
@@ -260,8 +300,8 @@ __global__ void merge_buckets_kernel(const uint32_t* __restrict__ item_off, uint
   if (k >= KZ) return;
   const uint32_t b = item_off[k], e = item_off[k + 1];
   if (b == e) return;
-  Xyzz acc = buckets[k];
-  for (uint32_t i = b; i < e; ++i) acc = p_add(acc, parts[i]);
+  Xyzz acc = parts[b];
+  for (uint32_t i = b + 1; i < e; ++i) acc = p_add(acc, parts[i]);
   buckets[k] = acc;
 }
 

@@ -292,6 +292,44 @@ TEST(GpuMsm, Density) {
   density_case<G2Affine>(3000, Case{}, rng, true);
 }
 
+// Device scalars over several passes: counted once, then cut by points (uniform scalars) or by
+// digits (a witness's 0s and 1s: 3 passes where points would take 10), for G1, G2 and the density
+// form; all zero (no digits at all) and all one (one bucket) too.
+template <class A>
+void device_passes(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> logs;
+  const auto bases = progression<A>(n, rng, &logs);
+  std::vector<Fr> witness(n);
+  for (auto& x : witness) {
+    const uint64_t kind = rng() % 5;
+    x = kind < 2 ? Fr::zero() : kind < 4 ? Fr::one() : random_field<Fr>(rng);
+  }
+  for (unsigned c : {8u, 13u}) {
+    Case k;
+    k.cfg.window_bits = c;
+    k.cfg.chunk_points = 2048;
+    k.scalars_at = Memory::device;
+    const std::string tag = " c=" + std::to_string(c);
+    expect_matches_cpu(bases, witness, k, "witness" + tag);
+    k.bases_at = Memory::device;
+    expect_matches_cpu(bases, random_scalars(n, rng), k, "uniform, device bases" + tag);
+    expect_matches_cpu(bases, std::vector<Fr>(n, Fr::one()), k, "all one" + tag);
+    expect_matches_cpu(bases, std::vector<Fr>(n, Fr::zero()), k, "all zero" + tag);
+  }
+}
+TEST(GpuMsm, PassesOverDeviceScalars) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  SCOPED_TRACE("seed " + std::to_string(gputest::test_seed()));
+  device_passes<G1Affine>(20000 + 3, rng);
+  device_passes<G2Affine>(6000 + 1, rng);
+  Case c;
+  c.cfg.chunk_points = 3000;
+  c.scalars_at = Memory::device;
+  density_case<G1Affine>(20000 + 3, c, rng);
+  density_case<G2Affine>(9000 + 5, c, rng, true);
+}
+
 TEST(GpuMsm, Errors) {
   CUZK_REQUIRE_GPU();
   auto s = Stream::create(test_device());
