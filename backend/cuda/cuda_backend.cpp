@@ -362,7 +362,9 @@ struct CudaBackend::Impl {
     // resident context works in passes of at most `pass` points, in the work area all resident
     // contexts share: the resident memory is then mostly bases, and every base array of a 2^27
     // proof fits on a large card. (Passes of 2^25 beat 2^24 by 14 % on the MSMs of a 2^26 proof
-    // on the H200; 2^26 loses again: its window no longer suits the caches.)
+    // on the H200. Passes of 2^26 gain 2 % on a 2^27 proof but need a work area that two workers
+    // sharing the card do not have; device scalars that are mostly 0 and 1 take one pass anyway,
+    // as the MSM cuts passes by digits.)
     MsmConfig cfg;
     cfg.precompute = options.precompute;
     // With a DeviceBases store the bases live there, outside this backend's budget, which then
