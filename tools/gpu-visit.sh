@@ -41,6 +41,17 @@ for b in $(find "$B/bench/gpu" -maxdepth 1 -type f -executable -name 'cuzk_bench
   fi
   echo "exit $? for $n" | tee -a "$O/summary.txt" >>"$O/bench.log"
 done
+# The MSMs at a 2^27 proof's shapes (one table, passes of 2^25 points, device scalars), with their
+# phases: the H query (uniform, c = 20), a witness vector in G1 (c = 16 and the model's c = 19) and in
+# G2 (c = 16). CUZK_MSM_SHAPES=0 skips them.
+if [ -x "$B/bench/gpu/cuzk_bench_msm" ] && [ "${CUZK_MSM_SHAPES:-1}" != 0 ]; then
+  for args in "g1 27 --window 20" "g1 27 --window 16 --witness" "g1 27 --window 19 --witness" \
+    "g2 26 --window 16 --witness"; do
+    log "bench msm $args (proof shape)"
+    timeout 180 "$B/bench/gpu/cuzk_bench_msm" $args --precompute 1 --chunk 25 --reps 3 --profile >>"$O/bench.log" 2>&1
+    echo "exit $? for msm $args" | tee -a "$O/summary.txt" >>"$O/bench.log"
+  done
+fi
 # The host's single-core field/curve numbers, on this machine's CPU too.
 if [ -x "$B/bench/cpu/cuzk_bench_cpu" ]; then
   log "bench cuzk_bench_cpu --quick"
