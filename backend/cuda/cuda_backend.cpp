@@ -93,9 +93,9 @@ unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) 
     const unsigned W = (256 + c - 1) / c, mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
     const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
     const double digits = (mix.one + dense * W) * double(n);
-    // A pass of digits leaves room for one digit block (128 scalars) of slack.
-    const double digit_passes = std::max(1.0, std::ceil(digits / (double(pass > 256 ? pass - 128 : pass) * W)));
-    const double passes = std::min(point_passes, digit_passes);
+    const size_t per_pass = msm_digits_per_pass(pass, W);  // 0: cut by points only
+    const double passes =
+        per_pass ? std::min(point_passes, std::max(1.0, std::ceil(digits / double(per_pass)))) : point_passes;
     const double cost = digits + passes * 6.5 * buckets + 4.0 * buckets;
     if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
   }
@@ -134,6 +134,19 @@ struct CudaBackend::Impl {
     auto g = DeviceGuard::enter(options.device);
     (void)cudaStreamSynchronize(copy_stream.get());
     (void)cudaEventDestroy(uploaded);
+  }
+
+  // One public call: one at a time per backend, counted (the contexts it uses are the most recent),
+  // on this backend's device; the shared bases it held may be evicted once it returns.
+  template <class Call>
+  auto serve(Call&& call) -> decltype(call()) {
+    std::lock_guard lock(mutex);
+    ++calls;
+    auto guard = DeviceGuard::enter(options.device);
+    if (!guard) return guard.error();
+    auto out = call();
+    call_holds.clear();
+    return out;
   }
 
   size_t available() const { return budget > resident ? budget - resident : 0; }
@@ -617,41 +630,19 @@ CudaBackend::~CudaBackend() = default;
 std::string CudaBackend::name() const { return "cuda:" + std::to_string(impl_->options.device); }
 
 Status CudaBackend::compute_h(const HRequest& rq) {
-  std::lock_guard lock(impl_->mutex);
-  ++impl_->calls;
-  auto guard = DeviceGuard::enter(impl_->options.device);
-  if (!guard) return guard.error();
-  return impl_->compute_h(rq);
+  return impl_->serve([&] { return impl_->compute_h(rq); });
 }
 
 Result<G1Jacobian> CudaBackend::msm(const MsmRequest<G1Affine>& rq) {
-  std::lock_guard lock(impl_->mutex);
-  ++impl_->calls;
-  auto guard = DeviceGuard::enter(impl_->options.device);
-  if (!guard) return guard.error();
-  auto out = impl_->msm(rq);
-  impl_->call_holds.clear();  // the store may evict them now
-  return out;
+  return impl_->serve([&] { return impl_->msm(rq); });
 }
 
 Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
-  std::lock_guard lock(impl_->mutex);
-  ++impl_->calls;
-  auto guard = DeviceGuard::enter(impl_->options.device);
-  if (!guard) return guard.error();
-  auto out = impl_->msm(rq);
-  impl_->call_holds.clear();  // the store may evict them now
-  return out;
+  return impl_->serve([&] { return impl_->msm(rq); });
 }
 
 Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
-  std::lock_guard lock(impl_->mutex);
-  ++impl_->calls;
-  auto guard = DeviceGuard::enter(impl_->options.device);
-  if (!guard) return guard.error();
-  auto out = impl_->msm_batch(batch);
-  impl_->call_holds.clear();  // the store may evict them now
-  return out;
+  return impl_->serve([&] { return impl_->msm_batch(batch); });
 }
 
 Result<StagePlan> CudaBackend::plan_h(unsigned log_n) const {

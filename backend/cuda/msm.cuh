@@ -132,7 +132,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.words = ceil_div(max_points, 64);
   // Counts for every block of the largest input: passes cut by digits count all scalars at once.
   L.digit_blocks = ceil_div(max_points, kDigitBlock);
-  L.max_passes = C >= 2 * kDigitBlock ? ceil_div(max_points, C - kDigitBlock) + 1 : 1;
+  L.max_passes = msm_digits_per_pass(C, W) ? ceil_div(max_points, C - kDigitBlock) + 1 : 1;
 
   // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
   size_t sort_bytes = 0, scan_bytes = 0, max_bytes = 0;
@@ -276,8 +276,8 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   }
 
   Status sort_and_sum(const Stream& s, uint32_t E, int stage);
-  unsigned count_digits(const Fr* sc, size_t len, size_t i0, bool mont, const uint64_t* dens,
-                        const Stream& s);
+  Result<unsigned> count_digits(const Fr* sc, size_t len, size_t i0, bool mont, const uint64_t* dens,
+                                const Stream& s);
   Status digit_passes(const Fr* scalars, size_t n, bool mont, const uint64_t* dens, const Stream& s);
   Status reduce(const Stream& s, typename Msm<Affine>::Jacobian* out);
   Result<typename Msm<Affine>::Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density_host,
@@ -686,7 +686,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
   // Scalars already on the device and bases that stay: the digits of every scalar are counted at
   // once, and passes may be cut by digits (digit_passes), so a witness vector (mostly 0 and 1)
   // takes one pass where it took n / C.
-  const bool counted_once = !staging && chunks > 1 && L.plan.chunk_points >= 2 * kDigitBlock &&
+  const bool counted_once = !staging && chunks > 1 && msm_digits_per_pass(C, L.shape.W) &&
                             size_t(n) * L.shape.W < (size_t(1) << 32) - 1;
   if (counted_once) {
     CUZK_TRY_STATUS(digit_passes(scalars, n, mont, dens, s));
@@ -712,8 +712,9 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(mark(0, s));
     // Only nonzero digits are sorted: count them per block, scan, then write each block's at its
     // offset. Witness vectors are mostly 0 and 1 (one digit, or none, instead of W).
-    const unsigned blocks = count_digits(sc, len, i0, mont, dens, s);
-    CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
+    auto counted = count_digits(sc, len, i0, mont, dens, s);
+    if (!counted) return counted.error();
+    const unsigned blocks = *counted;
     digits_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens, word_rank.data(),
                                                        streamed ? first_base[k] : 0, L.shape,
                                                        block_nnz.data(), 0, keys[0].data(), vals[0].data());
@@ -728,19 +729,21 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
 
 // Nonzero digits of each kDigitBlock scalars of sc[0, len) (scalar i0 of the input first), scanned
 // into offsets in block_nnz (the total last, also copied to host_max[2]); returns the blocks.
-// Errors surface at the caller's check_launch.
 template <class Affine>
-unsigned Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size_t i0, bool mont,
-                                          const uint64_t* dens, const Stream& s) {
+Result<unsigned> Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size_t i0, bool mont,
+                                                  const uint64_t* dens, const Stream& s) {
   using namespace msm_detail;
   const unsigned blocks = grid_for(len, kDigitBlock);
   digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens,
                                                            word_rank.data(), L.shape, block_nnz.data());
+  CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
   size_t tmp = cub_tmp.size();
-  (void)cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(), block_nnz.data(), blocks + 1,
-                                      s.get());
-  (void)cudaMemcpyAsync(host_max + 2, block_nnz.data() + blocks, sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                        s.get());
+  CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(), block_nnz.data(),
+                                                      blocks + 1, s.get()),
+                        "cub::DeviceScan::ExclusiveSum (digits)"));
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 2, block_nnz.data() + blocks, sizeof(uint32_t),
+                                        cudaMemcpyDeviceToHost, s.get()),
+                        "cudaMemcpyAsync (digit total)"));
   return blocks;
 }
 
@@ -755,11 +758,12 @@ Status Msm<Affine>::State::digit_passes(const Fr* scalars, size_t n, bool mont, 
                                         const Stream& s) {
   using namespace msm_detail;
   CUZK_TRY_STATUS(mark(0, s));
-  const unsigned blocks = count_digits(scalars, n, 0, mont, dens, s);
-  CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
+  auto counted = count_digits(scalars, n, 0, mont, dens, s);
+  if (!counted) return counted.error();
+  const unsigned blocks = *counted;
   CUZK_TRY_STATUS(s.synchronize());
   const size_t total = host_max[2];
-  const size_t target = L.entries - size_t(kDigitBlock) * L.shape.W;
+  const size_t target = msm_digits_per_pass(L.plan.chunk_points, L.shape.W);
   const size_t stride = L.plan.chunk_points / kDigitBlock;  // blocks per pass of C points
   const size_t by_points = ceil_div(blocks, stride), by_digits = std::max<size_t>(1, ceil_div(total, target));
   const bool digits = by_digits < by_points;

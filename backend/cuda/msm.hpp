@@ -169,6 +169,17 @@ class Msm {
   std::unique_ptr<State> st_;
 };
 
+// Scalars per digit block: the digit kernels place each block's nonzero digits by a scan of the
+// per-block counts, so passes cut by digits hold whole blocks.
+inline constexpr unsigned kMsmDigitBlock = 128;
+
+// The nonzero digits a pass over device scalars may hold when passes are cut by digits: the work
+// buffers of `pass_points` scalars of `windows` digits, less one block's most digits (a pass ends
+// at the first block that reaches its share). 0: passes that small are cut by points only.
+inline size_t msm_digits_per_pass(size_t pass_points, unsigned windows) {
+  return pass_points >= 2 * kMsmDigitBlock ? (pass_points - kMsmDigitBlock) * windows : 0;
+}
+
 // The window c the cost model picks for n points, m tables (0: one per window) and a point type
 // whose full addition costs about `add_cost` mixed additions.
 unsigned msm_pick_window(size_t n, unsigned precompute, double add_cost = 1.42);

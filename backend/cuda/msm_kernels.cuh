@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backend/cuda/msm.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cuda::msm_detail {
@@ -50,7 +51,7 @@ struct DigitShape {
 
 // Threads per block of the digit kernels: each block writes its scalars' nonzero digits to one
 // contiguous range, found by a scan of the per-block counts.
-inline constexpr unsigned kDigitBlock = 128;
+inline constexpr unsigned kDigitBlock = kMsmDigitBlock;
 
 // Scalar i of a chunk as a canonical 256-bit integer (zero for a variable absent from the density
 // bitmap) and the index of its base: rank(i) - base_first (density) or first + i - base_first.
@@ -212,7 +213,7 @@ struct EntrySource {
   const uint32_t* vals;
   const Affine* bases;
   using Point = Affine;
-  // G1 prefetches the next point (178 registers, no spills). A G2 point is 48 registers more, and
+  // G1 prefetches the next point (166 registers, no spills). A G2 point is 48 registers more, and
   // with it the G2 loop spilled 704 bytes per thread at the 255-register limit, so G2 loads each
   // point when it needs it and relies on the other warps to hide the gather.
   static constexpr bool kPrefetch = sizeof(Affine) <= 96;
