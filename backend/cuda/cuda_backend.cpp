@@ -121,6 +121,8 @@ struct CudaBackend::Impl {
   // Shared bases the current call uses (DeviceBases handles), released when it returns.
   std::vector<std::shared_ptr<const void>> call_holds;
   std::vector<StagePlan> log;
+  // One event per distinct scalar vector of an MSM batch (made on first use, kept for the next).
+  std::vector<cudaEvent_t> vector_ready;
 
   Impl(const CudaBackendOptions& o, size_t b, Stream s, Stream cs, cudaEvent_t ev,
        std::unique_ptr<HostStager> st)
@@ -134,6 +136,16 @@ struct CudaBackend::Impl {
     auto g = DeviceGuard::enter(options.device);
     (void)cudaStreamSynchronize(copy_stream.get());
     (void)cudaEventDestroy(uploaded);
+    for (cudaEvent_t e : vector_ready) (void)cudaEventDestroy(e);
+  }
+
+  Result<cudaEvent_t> ready_event(size_t k) {
+    while (vector_ready.size() <= k) {
+      cudaEvent_t e = nullptr;
+      CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate"));
+      vector_ready.push_back(e);
+    }
+    return vector_ready[k];
   }
 
   // One public call: one at a time per backend, counted (the contexts it uses are the most recent),
@@ -542,34 +554,65 @@ struct CudaBackend::Impl {
     for (const auto& [key, ptr] : distinct) shared_n += key.second;
     const size_t requests = batch.g1.size() + batch.g2.size();
     std::optional<DeviceBuffer<Fr>> shared;
+    std::map<std::pair<const Fr*, size_t>, cudaEvent_t> ready;  // each vector's upload, on copy_stream
+    // Copies still queued when this returns early must not outlive the buffer they write.
+    struct DrainCopies {
+      const Stream& s;
+      ~DrainCopies() { (void)cudaStreamSynchronize(s.get()); }
+    } drain{copy_stream};
     if (all_resident && distinct.size() < requests && shared_n * sizeof(Fr) <= available()) {
       record(
           {"msm scalars", std::to_string(distinct.size()) + " vectors uploaded once", shared_n * sizeof(Fr)});
       const auto t0 = std::chrono::steady_clock::now();
       auto buf = DeviceBuffer<Fr>::alloc(options.device, shared_n);
       if (!buf) return buf.error();
+      // The vectors cross on the copy stream in the order the requests first use them (the H
+      // query's first), and each MSM waits for its own vector only: from pinned memory (the
+      // engine's pooled sets) the H query starts while the wires still cross PCIe. The copies
+      // come after the compute stream's earlier work.
+      CUZK_TRY_STATUS(check(cudaEventRecord(uploaded, stream.get()), "cudaEventRecord"));
+      CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy_stream.get(), uploaded, 0), "cudaStreamWaitEvent"));
       size_t off = 0;
-      for (auto& [key, ptr] : distinct) {
-        CUZK_TRY_STATUS(up(buf->data() + off, key.first, key.second * sizeof(Fr)));
-        ptr = buf->data() + off;
+      const auto upload = [&](const auto& rq) -> Status {
+        const auto key = std::make_pair(rq.scalars.data(), rq.scalars.size());
+        auto it = distinct.find(key);
+        if (it == distinct.end() || it->second) return Status::Ok();  // empty, or already queued
+        auto ev = ready_event(ready.size());
+        if (!ev) return ev.error();
+        CUZK_TRY_STATUS(
+            stager->to_device(buf->data() + off, key.first, key.second * sizeof(Fr), copy_stream));
+        CUZK_TRY_STATUS(check(cudaEventRecord(*ev, copy_stream.get()), "cudaEventRecord"));
+        it->second = buf->data() + off;
+        ready.emplace(key, *ev);
         off += key.second;
-      }
+        return Status::Ok();
+      };
+      for (const auto& rq : batch.g1) CUZK_TRY_STATUS(upload(rq));
+      for (const auto& rq : batch.g2) CUZK_TRY_STATUS(upload(rq));
       shared.emplace(std::move(*buf));
       finish(t0);
     }
-    const auto device_copy = [&](const auto& rq) -> const Fr* {
-      if (!shared) return nullptr;
-      auto it = distinct.find(std::make_pair(rq.scalars.data(), rq.scalars.size()));
-      return it == distinct.end() ? nullptr : it->second;
+    // The request's vector on the device (nullptr: none), with the compute stream waiting for it.
+    const auto device_copy = [&](const auto& rq) -> Result<const Fr*> {
+      if (!shared) return static_cast<const Fr*>(nullptr);
+      const auto key = std::make_pair(rq.scalars.data(), rq.scalars.size());
+      auto it = distinct.find(key);
+      if (it == distinct.end()) return static_cast<const Fr*>(nullptr);
+      CUZK_TRY_STATUS(check(cudaStreamWaitEvent(stream.get(), ready.at(key), 0), "cudaStreamWaitEvent"));
+      return it->second;
     };
     MsmBatchResult out;
     for (const auto& rq : batch.g1) {
-      auto r = msm(rq, device_copy(rq));
+      auto on_device = device_copy(rq);
+      if (!on_device) return on_device.error();
+      auto r = msm(rq, *on_device);
       if (!r) return r.error();
       out.g1.push_back(*r);
     }
     for (const auto& rq : batch.g2) {
-      auto r = msm(rq, device_copy(rq));
+      auto on_device = device_copy(rq);
+      if (!on_device) return on_device.error();
+      auto r = msm(rq, *on_device);
       if (!r) return r.error();
       out.g2.push_back(*r);
     }
