@@ -437,9 +437,15 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
       check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, L.key_bits, s.get()),
             "cub::DeviceRadixSort::SortPairs"));
   CUZK_TRY_STATUS(mark(2, s));
+  CUZK_TRY_STATUS(
+      check(cudaMemsetAsync(off_entries.data(), 0xff, (size_t(KZ) + 1) * sizeof(uint32_t), s.get()),
+            "cudaMemsetAsync (offsets)"));
   bucket_offsets_kernel<<<grid_for(size_t(E) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ,
                                                                            off_entries.data());
   CUZK_TRY_STATUS(check_launch("msm bucket_offsets_kernel"));
+  fill_offsets_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(kb.Current(), E, KZ,
+                                                                          off_entries.data());
+  CUZK_TRY_STATUS(check_launch("msm fill_offsets_kernel"));
   CUZK_TRY_STATUS(mark(6, s));
 
   // Round 1: entries -> part[0], items numbered by off_items[0].

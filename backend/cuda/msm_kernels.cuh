@@ -173,15 +173,38 @@ static __global__ void pass_bounds_kernel(const uint32_t* __restrict__ block_off
   first_digit[j] = block_off[b];
 }
 
-// off[k] = first sorted position whose key is >= k, for k in [0, KZ]; one thread per position in
-// [0, E] writes the keys that start at it, so every entry is written exactly once.
+// off[k] = first sorted position whose key is >= k, for k in [0, KZ]. One thread per position in
+// [0, E] writes the keys that start at it, at most the last kGapRun of them: a long run of empty
+// buckets (the top window's: its digits stay below 2^15, so at c = 20 some 491 k of its 2^19 buckets
+// are empty) written by one thread cost about 7 ms per pass. The rest keep the kNoOffset that
+// off[] was filled with, and fill_offsets_kernel finds them by binary search.
+inline constexpr uint32_t kGapRun = 16;
+inline constexpr uint32_t kNoOffset = 0xffffffffu;
 static __global__ void bucket_offsets_kernel(const uint32_t* __restrict__ keys, uint32_t E, uint32_t KZ,
                                              uint32_t* __restrict__ off) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i > E) return;
   const uint32_t lo = i == 0 ? 0 : keys[i - 1] + 1;
-  const uint32_t hi = i == E ? KZ : keys[i];
-  for (uint32_t k = lo; k <= hi && k <= KZ; ++k) off[k] = i;
+  const uint32_t hi = min(i == E ? KZ : keys[i], KZ);
+  if (lo > hi) return;
+  for (uint32_t k = max(lo, hi >= kGapRun ? hi - (kGapRun - 1) : 0u); k <= hi; ++k) off[k] = i;
+}
+
+// The offsets bucket_offsets_kernel left as kNoOffset: the first position in keys[0, E) whose key
+// is >= k (E when none is).
+static __global__ void fill_offsets_kernel(const uint32_t* __restrict__ keys, uint32_t E, uint32_t KZ,
+                                           uint32_t* __restrict__ off) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k > KZ || off[k] != kNoOffset) return;
+  uint32_t lo = 0, hi = E;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] >= k)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  off[k] = lo;
 }
 
 // counts[k] = ceil(len of segment k / L) items, counts[KZ] = 0 (the scan then puts the total there).
