@@ -12,20 +12,30 @@ Status CpuBackend::compute_h(const HRequest& rq) {
   auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
   if (!domain) return domain.error();
   if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());  // transforms run in place
-  for (std::span<Fr> v : {rq.a, rq.b, rq.c}) {
-    // Evaluations on the domain → coefficients → evaluations on the coset (g·ω^j or ω_2n·ω^j).
+  // Evaluations on the domain → coefficients → evaluations on the coset (g·ω^j or ω_2n·ω^j).
+  const auto to_coset = [&](std::span<Fr> v) -> Status {
     CUZK_TRY_STATUS(domain->inverse(v, pool_));
-    CUZK_TRY_STATUS(domain->coset_forward(v, pool_));
-  }
+    return domain->coset_forward(v, pool_);
+  };
+  CUZK_TRY_STATUS(to_coset(rq.a));
+  CUZK_TRY_STATUS(to_coset(rq.b));
   std::span<Fr> q = rq.a;
   if (rq.mode == HMode::divide_by_z_on_coset) {
-    // Z is constant on the coset: Z(g·ω^j) = g^n − 1.
+    // Z is constant on the coset: Z(g·ω^j) = g^n − 1. The coset inverse is linear and undoes the
+    // coset forward, so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c): c needs one transform
+    // instead of two (six in all instead of seven).
     const Fr z_inv = (domain->coset_shift().pow(uint64_t(n)) - Fr::one()).inverse();
     pool_.for_ranges(n, 4096, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) q[i] = (q[i] * rq.b[i] - rq.c[i]) * z_inv;
+      for (size_t i = b; i < e; ++i) q[i] = q[i] * rq.b[i];
     });
-    return domain->coset_inverse(q, pool_);
+    CUZK_TRY_STATUS(domain->coset_inverse(q, pool_));
+    CUZK_TRY_STATUS(domain->inverse(rq.c, pool_));
+    pool_.for_ranges(n, 4096, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) q[i] = (q[i] - rq.c[i]) * z_inv;
+    });
+    return Status::Ok();
   }
+  CUZK_TRY_STATUS(to_coset(rq.c));
   pool_.for_ranges(n, 4096, [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) q[i] = q[i] * rq.b[i] - rq.c[i];
   });

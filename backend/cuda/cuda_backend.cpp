@@ -254,6 +254,19 @@ struct CudaBackend::Impl {
       CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(b->data()));
       CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
+      if (rq.mode == HMode::divide_by_z_on_coset) {
+        // Six transforms instead of seven. The coset inverse is linear and undoes the coset
+        // forward, so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c): c needs only its
+        // inverse, never the coset. Both come out bit-reversed (no permutation pass), are
+        // subtracted and scaled by z there, and one reversal puts h in natural order.
+        CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), b->data(), nullptr, Fr::one(), n));
+        CUZK_TRY_STATUS(ntt->coset_inverse(s, a->data(), *coset, NttOrder::natural, NttOrder::bit_reversed));
+        CUZK_TRY_STATUS(ntt->inverse(s, c->data(), log_n, NttOrder::natural, NttOrder::bit_reversed));
+        CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), nullptr, c->data(), z, n));
+        CUZK_TRY_STATUS(bit_reverse(s, a->data(), log_n));
+        if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
+        return down(rq.a.data(), a->data(), n * sizeof(Fr));
+      }
       CUZK_TRY_STATUS(to_coset(c->data()));
       CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), b->data(), c->data(), z, n));
     } else {

@@ -260,10 +260,14 @@ __global__ void scale_by_powers_kernel(Fr* a, size_t n, Fr c, Fr g) {
   }
 }
 
+// HasB false: b stands for ones; HasC false: c stands for zeros.
+template <bool HasB, bool HasC>
 __global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* __restrict__ c, Fr z,
                                      bool scaled, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    Fr r = load_fr(a + i) * load_fr_ro(b + i) - load_fr_ro(c + i);
+    Fr r = load_fr(a + i);
+    if constexpr (HasB) r = r * load_fr_ro(b + i);
+    if constexpr (HasC) r = r - load_fr_ro(c + i);
     if (scaled) r = r * z;
     store_fr(a + i, r);
   }
@@ -507,7 +511,16 @@ Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr&
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
   constexpr unsigned block = 256;
-  mul_sub_scale_kernel<<<grid_for(n, block), block, 0, s.get()>>>(a, b, c, z, !z.is_one(), n);
+  const unsigned grid = grid_for(n, block);
+  const bool scaled = !z.is_one();
+  if (b && c)
+    mul_sub_scale_kernel<true, true><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
+  else if (b)
+    mul_sub_scale_kernel<true, false><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
+  else if (c)
+    mul_sub_scale_kernel<false, true><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
+  else
+    mul_sub_scale_kernel<false, false><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
   return check_launch("mul_sub_scale_kernel");
 }
 

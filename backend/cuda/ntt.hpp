@@ -121,6 +121,7 @@ Status bit_reverse(const Stream& s, Fr* data, unsigned log_n);
 // Pointwise work of the prover's H polynomial (all device pointers, n elements, queued on s).
 // a_i ← (a_i·b_i − c_i)·z   (bellman's divide_by_z_on_coset folds in as z = (g^n − 1)^-1;
 //                            pass z = 1 for snarkjs's A·B − C)
+// A null b stands for ones and a null c for zeros: (a·b)·z and (a − c)·z are the same call.
 Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr& z, size_t n);
 // a_i ← a_i·c
 Status scale(const Stream& s, Fr* a, const Fr& c, size_t n);

@@ -227,14 +227,20 @@ TEST_F(Gpu, PointwiseKernelsMatchCpu) {
   ASSERT_TRUE(db.ok() && dc.ok());
   ASSERT_TRUE(db->upload(b.data(), n, stream()).ok());
   ASSERT_TRUE(dc->upload(c.data(), n, stream()).ok());
-  for (const Fr& zz : {z, Fr::one()}) {
-    std::vector<Fr> want(n);
-    for (size_t i = 0; i < n; ++i) want[i] = (a[i] * b[i] - c[i]) * zz;
-    const auto got = on_device(a, 0, NttOrder::natural, NttOrder::natural, [&](Fr* d) {
-      return mul_sub_scale(stream(), d, db->data(), dc->data(), zz, n);
-    });
-    EXPECT_EQ(first_mismatch(got, want), -1) << "mul_sub_scale";
-  }
+  // Every form: with and without b (null: ones), with and without c (null: zeros), z or one.
+  for (const Fr& zz : {z, Fr::one()})
+    for (const bool has_b : {true, false})
+      for (const bool has_c : {true, false}) {
+        std::vector<Fr> want(n);
+        for (size_t i = 0; i < n; ++i)
+          want[i] = ((has_b ? a[i] * b[i] : a[i]) - (has_c ? c[i] : Fr::zero())) * zz;
+        const auto got = on_device(a, 0, NttOrder::natural, NttOrder::natural, [&](Fr* d) {
+          return mul_sub_scale(stream(), d, has_b ? db->data() : nullptr, has_c ? dc->data() : nullptr, zz,
+                               n);
+        });
+        EXPECT_EQ(first_mismatch(got, want), -1)
+            << "mul_sub_scale, b " << has_b << ", c " << has_c << ", z one " << zz.is_one();
+      }
   {
     std::vector<Fr> want(n);
     for (size_t i = 0; i < n; ++i) want[i] = a[i] * z;
