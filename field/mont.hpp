@@ -438,6 +438,94 @@ class mont_t {
     }
     final_sub(r, E);
   }
+
+  // Even/odd squaring (separated operand scanning). The cross products x_i x_j (i < j) are made
+  // once: row i runs two chains, one over j = i+1, i+3, ... whose products start at odd limbs
+  // (into Od) and one over j = i+2, i+4, ... starting at even limbs (into Ev), so each lo/hi pair
+  // is adjacent in its chain and can issue as one IMAD.WIDE, as in mul_mont_eo. A chain's carry
+  // lands one limb above its top, where the array holds at most earlier chains' carries (checked,
+  // with every carry that leaves a chain, on a model of this instruction sequence over random and
+  // extreme inputs: tools/sqr_eo_model.py). Then
+  // T = 2(Od + Ev) + Σ x_i² 2^(64i), and the low half is reduced by even/odd rows with no
+  // multiplicand (REDC(lo) + hi == REDC(T), the multipliers depend on the low limbs only). For Fp
+  // that is 66 + 12 + 144 products where the multiplication takes 288.
+  __device__ static __forceinline__ void sqr_mont_eo(mont_t& r, const mont_t& a) {
+    static_assert(N32 % 2 == 0);
+    constexpr size_t n = N32;
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    uint32_t Od[2 * n], Ev[2 * n];  // indexed by limb position
+#pragma unroll
+    for (size_t k = 0; k < 2 * n; ++k) Od[k] = Ev[k] = 0;
+#pragma unroll
+    for (size_t i = 0; i + 1 < n; ++i) {
+      cross_chain(Od, x, i, i + 1);
+      if (i + 2 < n) cross_chain(Ev, x, i, i + 2);
+    }
+    // T (held in Ev) = 2 (Od + Ev) + the squares; a^2 < 2^(64n), nothing leaves the top limb.
+    Ev[1] = Od[1];
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(Ev[2]) : "r"(Od[2]));
+#pragma unroll
+    for (size_t k = 3; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(Ev[k]) : "r"(Od[k]));
+    asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(Ev[1]));
+#pragma unroll
+    for (size_t k = 2; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(Ev[k]));
+    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[0]) : "r"(x[0]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[1]) : "r"(x[0]));
+#pragma unroll
+    for (size_t i = 1; i < n; ++i) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[2 * i]) : "r"(x[i]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[2 * i + 1]) : "r"(x[i]));
+    }
+    // Reduce the low half: mul_mont_eo's rows without the x·b_i products.
+    constexpr uint32_t m0 = uint32_t(P::M0);
+    uint32_t E[n + 1], O[n];
+#pragma unroll
+    for (size_t k = 0; k < n; ++k) E[k] = Ev[k];
+    E[n] = 0;
+#pragma unroll
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t m = E[0] * m0;
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(mod32(0)), "r"(m));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(mod32(0)), "r"(m));
+#pragma unroll
+      for (size_t k = 2; k < n; k += 2) {
+        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(mod32(k)), "r"(m));
+        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(mod32(k)), "r"(m));
+      }
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[n]));
+#pragma unroll
+      for (size_t k = 1; k < n; k += 2) {
+        asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(O[k - 1]) : "r"(mod32(k)), "r"(m));
+        asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(O[k]) : "r"(mod32(k)), "r"(m));
+      }
+      asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(E[0]) : "r"(E[1]), "r"(O[0]));
+#pragma unroll
+      for (size_t k = 1; k < n - 1; ++k)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(E[k]) : "r"(E[k + 1]), "r"(O[k]));
+      asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[n - 1]) : "r"(E[n]), "r"(O[n - 1]));
+      E[n] = 0;
+    }
+    // + the high half: (T + M p) / R < 2p for a < p.
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(E[0]) : "r"(Ev[n]));
+#pragma unroll
+    for (size_t k = 1; k < n - 1; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(E[k]) : "r"(Ev[n + k]));
+    asm volatile("addc.u32 %0, %0, %1;" : "+r"(E[n - 1]) : "r"(Ev[2 * n - 1]));
+    final_sub(r, E);
+  }
+
+  // acc += x_i · (x_j, x_{j+2}, ...) at limb i + j, one carry chain; its carry lands above the top.
+  __device__ static __forceinline__ void cross_chain(uint32_t (&acc)[2 * N32], const uint32_t* x, size_t i,
+                                                     size_t j0) {
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0]) : "r"(x[i]), "r"(x[j0]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0 + 1]) : "r"(x[i]), "r"(x[j0]));
+    size_t j = j0 + 2;
+#pragma unroll
+    for (; j < N32; j += 2) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j]) : "r"(x[i]), "r"(x[j]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j + 1]) : "r"(x[i]), "r"(x[j]));
+    }
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[i + j]));
+  }
 #endif
 
   // r = a * b * R^-1 mod p.
@@ -495,10 +583,10 @@ class mont_t {
   // r = a^2 * R^-1 mod p.
   CUZK_HD static void sqr_mont(mont_t& r, const mont_t& a) {
 #if CUZK_DEVICE_CODE
-    // The even/odd multiplication (27.1 G/s for Fp on an H200) beats the dedicated squaring below
-    // (20.4 G/s): that one saves 132 of 588 IMADs but its row chains cost an IADD3.X per IMAD.
-    // Until the squaring gets the even/odd layout too, squaring is a multiplication.
-    mul_mont_eo(r, a, a);
+    // The even/odd squaring; the row-chain squaring below lost to the even/odd multiplication
+    // (20.4 vs 27.1 G/s for Fp on an H200): it saved 132 of 588 IMADs but its row chains cost an
+    // IADD3.X per IMAD.
+    sqr_mont_eo(r, a);
 #else
     mul_mont(r, a, a);
 #endif
