@@ -114,10 +114,16 @@ static __global__ void __launch_bounds__(kDigitBlock)
   if (blockIdx.x == 0 && threadIdx.x == 0) block_nnz[gridDim.x] = 0;
 }
 
+// Entries one digits_kernel block stages in shared memory (W <= 32, i.e. c >= 8, always fits).
+inline constexpr unsigned kDigitStage = kDigitBlock * 32;
+
 // One thread per scalar: its nonzero digits as (key, value) entries from block_off[block] - off0 +
 // the thread's rank in its block, so zero digits (and absent variables) take no place in the sort:
 // a 0/1 witness value has at most one. Key: the bucket, (w / m)·H + |d| - 1; value: the base's
-// index in table w % m, with the sign in the top bit.
+// index in table w % m, with the sign in the top bit. A thread's digits are consecutive entries, so
+// written straight from the thread a warp's stores would hit 32 sectors W entries apart; the block
+// stages them in shared memory and writes its range coalesced (uniform 2^27, 13 windows: these
+// scattered stores made the digits phase 41 ms).
 static __global__ void __launch_bounds__(kDigitBlock)
     digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
                   const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
@@ -125,6 +131,7 @@ static __global__ void __launch_bounds__(kDigitBlock)
                   uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   using Scan = cub::BlockScan<uint32_t, kDigitBlock>;
   __shared__ typename Scan::TempStorage tmp;
+  __shared__ uint32_t stage_keys[kDigitStage], stage_vals[kDigitStage];
   const uint32_t i = blockIdx.x * kDigitBlock + threadIdx.x;
   uint64_t v[4] = {0, 0, 0, 0};
   size_t idx = 0;
@@ -133,14 +140,23 @@ static __global__ void __launch_bounds__(kDigitBlock)
     load_scalar(scalars, i, first, montgomery, density, word_rank, base_first, v, idx);
     for_each_digit(v, sh, [&](unsigned, uint32_t, bool) { ++nnz; });
   }
-  uint32_t o;
-  Scan(tmp).ExclusiveSum(nnz, o);
-  o += block_off[blockIdx.x] - off0;
+  uint32_t o, total;
+  Scan(tmp).ExclusiveSum(nnz, o, total);
+  const uint32_t out0 = block_off[blockIdx.x] - off0;
+  const bool staged = total <= kDigitStage;  // the same for the whole block
+  uint32_t* kd = staged ? stage_keys : keys + out0;
+  uint32_t* vd = staged ? stage_vals : vals + out0;
   for_each_digit(v, sh, [&](unsigned w, uint32_t mag, bool neg) {
-    keys[o] = (w / sh.m) * sh.H + (mag - 1);
-    vals[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
+    kd[o] = (w / sh.m) * sh.H + (mag - 1);
+    vd[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
     ++o;
   });
+  if (!staged) return;
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < total; k += kDigitBlock) {
+    keys[out0 + k] = stage_keys[k];
+    vals[out0 + k] = stage_vals[k];
+  }
 }
 
 // Pass bounds over device scalars, from block_off, the exclusive scan of every block's nonzero
@@ -276,11 +292,13 @@ static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off,
   ids[q] = q;
 }
 
-// Threads per block of the segmented sums. The bound matters: given (128, 1), ptxas keeps the G1
-// accumulation at 166 registers instead of 178 (with the block size alone too), so 3 blocks fit an
-// SM instead of 2 (accumulation 2-4 % faster on the H200); asking for 3 or 4 blocks outright spills
-// and loses.
+// Threads per block of the segmented sums, and the blocks per SM asked of ptxas. For G1 the bound
+// matters: with the even/odd squaring, (128, 1) let the accumulation take 200 registers (2 blocks
+// per SM), while (128, 3) fits it in 168 with no spills. (Before that squaring, 3 had spilled and
+// lost to 1, which gave 166.) G2 sits at the 255-register limit either way and asks for 1.
 inline constexpr unsigned kSumBlock = 128;
+template <class Xyzz>
+inline constexpr unsigned kSumMinBlocks = sizeof(typename Xyzz::field) <= 48 ? 3 : 1;
 
 // Segment k (KZ segments) of length n is cut into its c_k = item_off[k+1] - item_off[k] items of
 // nearly equal length (n·j/c_k boundaries, so every item has between L/2 and L points once n > L,
@@ -289,7 +307,7 @@ inline constexpr unsigned kSumBlock = 128;
 // item of segment k starts from init[k] instead of infinity: the bucket's sum over earlier passes
 // then costs one mixed addition here instead of a full addition in the merge.
 template <class Xyzz, class Source>
-__global__ void __launch_bounds__(kSumBlock, 1)
+__global__ void __launch_bounds__(kSumBlock, kSumMinBlocks<Xyzz>)
     segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
                        uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order, Source src,
                        const Xyzz* __restrict__ init, Xyzz* __restrict__ out) {
