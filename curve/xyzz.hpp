@@ -92,7 +92,7 @@ struct xyzz_t {
     const F M = x2.dbl() + x2;
     xyzz_t r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * Y;
+    r.Y = F::mul_sub(M, S - r.X, W, Y);
     r.ZZ = V * ZZ;  // Y = 0 (2-torsion) gives ZZ = 0: infinity
     r.ZZZ = W * ZZZ;
     return r;
@@ -114,7 +114,7 @@ struct xyzz_t {
     const F Q = u1 * pp;
     xyzz_t r;
     r.X = R.sqr() - ppp - Q.dbl();
-    r.Y = R * (Q - r.X) - s1 * ppp;
+    r.Y = F::mul_sub(R, Q - r.X, s1, ppp);
     r.ZZ = ZZ * q.ZZ * pp;
     r.ZZZ = ZZZ * q.ZZZ * ppp;
     return r;
@@ -134,7 +134,7 @@ struct xyzz_t {
     const F Q = X * pp;
     xyzz_t r;
     r.X = R.sqr() - ppp - Q.dbl();
-    r.Y = R * (Q - r.X) - Y * ppp;
+    r.Y = F::mul_sub(R, Q - r.X, Y, ppp);
     r.ZZ = ZZ * pp;
     r.ZZZ = ZZZ * ppp;
     return r;
@@ -150,7 +150,7 @@ struct xyzz_t {
     const F M = x2.dbl() + x2;
     xyzz_t r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * q.y;
+    r.Y = F::mul_sub(M, S - r.X, W, q.y);
     r.ZZ = V;
     r.ZZZ = W;
     return r;

@@ -21,12 +21,23 @@ struct fp2_t {
   CUZK_HD friend fp2_t operator+(const fp2_t& a, const fp2_t& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
   CUZK_HD friend fp2_t operator-(const fp2_t& a, const fp2_t& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   CUZK_HD fp2_t operator-() const { return {-c0, -c1}; }
-  // Karatsuba: 3 base multiplications.
+  // Karatsuba: 3 base multiplications; on the device with the products kept wide and 2 reductions
+  // (CUZK_DEVICE_PLAIN_FP2_MUL keeps 3, a benchmark's baseline).
   CUZK_HD friend fp2_t operator*(const fp2_t& a, const fp2_t& b) {
+#if CUZK_DEVICE_CODE && !defined(CUZK_DEVICE_PLAIN_FP2_MUL)
+    fp2_t r;
+#if defined(CUZK_DEVICE_MUL_NOINLINE)
+    F::mul_fp2_call(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
+#else
+    F::mul_fp2(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
+#endif
+    return r;
+#else
     const F t0 = a.c0 * b.c0;
     const F t1 = a.c1 * b.c1;
     const F t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
+#endif
   }
   // Scale by a base-field element.
   CUZK_HD friend fp2_t operator*(const fp2_t& a, const F& s) { return {a.c0 * s, a.c1 * s}; }
@@ -40,6 +51,10 @@ struct fp2_t {
     return {(c0 + c1) * (c0 - c1), t + t};
   }
   CUZK_HD fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
+  // a·b − c·d (the point formulas' Y; Fp has a one-reduction form of it).
+  CUZK_HD static fp2_t mul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d) {
+    return a * b - c * d;
+  }
   CUZK_HD fp2_t conjugate() const { return {c0, -c1}; }
   // Multiply by the non-residue (u + 1) that builds Fp6 over Fp2.
   CUZK_HD fp2_t mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }

@@ -165,6 +165,21 @@ class mont_t {
     return r;
   }
   CUZK_HD mont_t dbl() const { return *this + *this; }
+  // a·b − c·d; on the device with one reduction instead of two (the products stay wide).
+  // CUZK_DEVICE_PLAIN_MUL_SUB keeps the two reductions (a benchmark's baseline).
+  CUZK_HD static mont_t mul_sub(const mont_t& a, const mont_t& b, const mont_t& c, const mont_t& d) {
+#if CUZK_DEVICE_CODE && !defined(CUZK_DEVICE_PLAIN_MUL_SUB)
+    mont_t r;
+#if defined(CUZK_DEVICE_MUL_NOINLINE)
+    mul_sub_call(r, a, b, c, d);
+#else
+    mul_sub_mont(r, a, b, c, d);
+#endif
+    return r;
+#else
+    return a * b - c * d;
+#endif
+  }
 
   // a^e for an exponent of `n` little-endian 64-bit limbs, left-to-right square-and-multiply.
   CUZK_HD mont_t pow(const uint64_t* e, size_t n) const {
@@ -347,10 +362,19 @@ class mont_t {
   // A translation unit that defines CUZK_DEVICE_MUL_NOINLINE gets its device multiplications as
   // calls instead of inlined copies: slower kernels, but a G2 formula then compiles in seconds
   // rather than minutes. Meant for correctness-test kernels only, never for fast paths.
+ public:
   __device__ __noinline__ static void mul_mont_call(mont_t& r, const mont_t& a, const mont_t& b) {
     mul_mont(r, a, b);
   }
   __device__ __noinline__ static void sqr_mont_call(mont_t& r, const mont_t& a) { sqr_mont(r, a); }
+  __device__ __noinline__ static void mul_sub_call(mont_t& r, const mont_t& a, const mont_t& b,
+                                                   const mont_t& c, const mont_t& d) {
+    mul_sub_mont(r, a, b, c, d);
+  }
+  __device__ __noinline__ static void mul_fp2_call(mont_t& r0, mont_t& r1, const mont_t& a0, const mont_t& a1,
+                                                   const mont_t& b0, const mont_t& b1) {
+    mul_fp2(r0, r1, a0, a1, b0, b1);
+  }
 #endif
 
 #if CUZK_DEVICE_CODE
@@ -439,48 +463,93 @@ class mont_t {
     final_sub(r, E);
   }
 
-  // Even/odd squaring (separated operand scanning). The cross products x_i x_j (i < j) are made
-  // once: row i runs two chains, one over j = i+1, i+3, ... whose products start at odd limbs
-  // (into Od) and one over j = i+2, i+4, ... starting at even limbs (into Ev), so each lo/hi pair
-  // is adjacent in its chain and can issue as one IMAD.WIDE, as in mul_mont_eo. A chain's carry
-  // lands one limb above its top, where the array holds at most earlier chains' carries (checked,
-  // with every carry that leaves a chain, on a model of this instruction sequence over random and
-  // extreme inputs: tools/sqr_eo_model.py). Then
-  // T = 2(Od + Ev) + Σ x_i² 2^(64i), and the low half is reduced by even/odd rows with no
-  // multiplicand (REDC(lo) + hi == REDC(T), the multipliers depend on the low limbs only). For Fp
-  // that is 66 + 12 + 144 products where the multiplication takes 288.
-  __device__ static __forceinline__ void sqr_mont_eo(mont_t& r, const mont_t& a) {
-    static_assert(N32 % 2 == 0);
-    constexpr size_t n = N32;
+  // acc += x_i · (y_j0, y_j0+2, ...) at limb i + j, one carry chain, each lo/hi pair adjacent (one
+  // IMAD.WIDE); the chain's carry lands one limb above its top. Callers keep two arrays, Ev for
+  // products that start at an even limb and Od for odd, and run rows in increasing i: a limb above
+  // a chain's top then holds at most earlier chains' carries, so the carry cannot overflow it
+  // (checked on a model of these instruction sequences over random and all-ones limbs:
+  // tools/sqr_eo_model.py).
+  __device__ static __forceinline__ void product_chain(uint32_t (&acc)[2 * N32 + 1], const uint32_t* x,
+                                                       const uint32_t* y, size_t i, size_t j0) {
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0]) : "r"(x[i]), "r"(y[j0]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0 + 1]) : "r"(x[i]), "r"(y[j0]));
+    size_t j = j0 + 2;
+#pragma unroll
+    for (; j < N32; j += 2) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j]) : "r"(x[i]), "r"(y[j]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j + 1]) : "r"(x[i]), "r"(y[j]));
+    }
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[i + j]));
+  }
+
+  // T = Ev + Od over limbs 0 .. 2 N32 - 1 (the sum is below 2^(64 N32)).
+  __device__ static __forceinline__ void sum_halves(uint32_t (&T)[2 * N32], const uint32_t (&Ev)[2 * N32 + 1],
+                                                    const uint32_t (&Od)[2 * N32 + 1]) {
+    T[0] = Ev[0];
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(T[1]) : "r"(Ev[1]), "r"(Od[1]));
+#pragma unroll
+    for (size_t k = 2; k < 2 * N32 - 1; ++k)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(T[k]) : "r"(Ev[k]), "r"(Od[k]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(T[2 * N32 - 1]) : "r"(Ev[2 * N32 - 1]), "r"(Od[2 * N32 - 1]));
+  }
+
+  // Row i of x·y into the even/odd arrays: x_i times the even limbs of y into the array of i's
+  // parity, times the odd limbs into the other.
+  __device__ static __forceinline__ void product_row(uint32_t (&Ev)[2 * N32 + 1], uint32_t (&Od)[2 * N32 + 1],
+                                                     const uint32_t* x, const uint32_t* y, size_t i) {
+    product_chain(i % 2 == 0 ? Ev : Od, x, y, i, 0);
+    product_chain(i % 2 == 0 ? Od : Ev, x, y, i, 1);
+  }
+
+ public:
+  // The full 2 N32-limb product a·b, no reduction.
+  __device__ static __forceinline__ void mul_wide(uint32_t (&T)[2 * N32], const mont_t& a, const mont_t& b) {
     const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    uint32_t Od[2 * n], Ev[2 * n];  // indexed by limb position
+    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+    uint32_t Ev[2 * N32 + 1], Od[2 * N32 + 1];
 #pragma unroll
-    for (size_t k = 0; k < 2 * n; ++k) Od[k] = Ev[k] = 0;
+    for (size_t k = 0; k < 2 * N32 + 1; ++k) Ev[k] = Od[k] = 0;
 #pragma unroll
-    for (size_t i = 0; i + 1 < n; ++i) {
-      cross_chain(Od, x, i, i + 1);
-      if (i + 2 < n) cross_chain(Ev, x, i, i + 2);
+    for (size_t i = 0; i < N32; ++i) product_row(Ev, Od, x, y, i);
+    sum_halves(T, Ev, Od);
+  }
+
+  // a·b + c·d, 2 N32 limbs wide (below 2^(64 N32)): the rows of both products interleave into one
+  // pair of arrays, so a chain's carry still lands on a limb that holds only carries.
+  __device__ static __forceinline__ void mul_add_wide(uint32_t (&T)[2 * N32], const mont_t& a,
+                                                      const mont_t& b, const mont_t& c, const mont_t& d) {
+    const uint32_t* x0 = reinterpret_cast<const uint32_t*>(a.l);
+    const uint32_t* y0 = reinterpret_cast<const uint32_t*>(b.l);
+    const uint32_t* x1 = reinterpret_cast<const uint32_t*>(c.l);
+    const uint32_t* y1 = reinterpret_cast<const uint32_t*>(d.l);
+    uint32_t Ev[2 * N32 + 1], Od[2 * N32 + 1];
+#pragma unroll
+    for (size_t k = 0; k < 2 * N32 + 1; ++k) Ev[k] = Od[k] = 0;
+#pragma unroll
+    for (size_t i = 0; i < N32; ++i) {
+      product_row(Ev, Od, x0, y0, i);
+      product_row(Ev, Od, x1, y1, i);
     }
-    // T (held in Ev) = 2 (Od + Ev) + the squares; a^2 < 2^(64n), nothing leaves the top limb.
-    Ev[1] = Od[1];
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(Ev[2]) : "r"(Od[2]));
-#pragma unroll
-    for (size_t k = 3; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(Ev[k]) : "r"(Od[k]));
-    asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(Ev[1]));
-#pragma unroll
-    for (size_t k = 2; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(Ev[k]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[0]) : "r"(x[0]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[1]) : "r"(x[0]));
-#pragma unroll
-    for (size_t i = 1; i < n; ++i) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[2 * i]) : "r"(x[i]));
-      asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(Ev[2 * i + 1]) : "r"(x[i]));
-    }
-    // Reduce the low half: mul_mont_eo's rows without the x·b_i products.
+    sum_halves(T, Ev, Od);
+  }
+
+  // r = a·b − c·d with one reduction: a·b + c·(p − d) < 2p² < p·R, then redc_wide.
+  __device__ static __forceinline__ void mul_sub_mont(mont_t& r, const mont_t& a, const mont_t& b,
+                                                      const mont_t& c, const mont_t& d) {
+    uint32_t T[2 * N32];
+    mul_add_wide(T, a, b, c, -d);
+    redc_wide(r, T);
+  }
+
+  // r = T·R^-1 mod p for T < p·R: the low half reduced by mul_mont_eo's rows without the x·b_i
+  // products, then the high half added (REDC(lo) + hi == REDC(T): the multipliers depend on the
+  // low limbs only); (T + M p) / R < 2p, and one subtraction ends below p.
+  __device__ static __forceinline__ void redc_wide(mont_t& r, const uint32_t (&T)[2 * N32]) {
+    constexpr size_t n = N32;
     constexpr uint32_t m0 = uint32_t(P::M0);
     uint32_t E[n + 1], O[n];
 #pragma unroll
-    for (size_t k = 0; k < n; ++k) E[k] = Ev[k];
+    for (size_t k = 0; k < n; ++k) E[k] = T[k];
     E[n] = 0;
 #pragma unroll
     for (size_t i = 0; i < n; ++i) {
@@ -505,26 +574,91 @@ class mont_t {
       asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[n - 1]) : "r"(E[n]), "r"(O[n - 1]));
       E[n] = 0;
     }
-    // + the high half: (T + M p) / R < 2p for a < p.
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(E[0]) : "r"(Ev[n]));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(E[0]) : "r"(T[n]));
 #pragma unroll
-    for (size_t k = 1; k < n - 1; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(E[k]) : "r"(Ev[n + k]));
-    asm volatile("addc.u32 %0, %0, %1;" : "+r"(E[n - 1]) : "r"(Ev[2 * n - 1]));
+    for (size_t k = 1; k < n - 1; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(E[k]) : "r"(T[n + k]));
+    asm volatile("addc.u32 %0, %0, %1;" : "+r"(E[n - 1]) : "r"(T[2 * n - 1]));
     final_sub(r, E);
   }
 
-  // acc += x_i · (x_j, x_{j+2}, ...) at limb i + j, one carry chain; its carry lands above the top.
-  __device__ static __forceinline__ void cross_chain(uint32_t (&acc)[2 * N32], const uint32_t* x, size_t i,
-                                                     size_t j0) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0]) : "r"(x[i]), "r"(x[j0]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0 + 1]) : "r"(x[i]), "r"(x[j0]));
-    size_t j = j0 + 2;
+  // T -= U over 2 N32 limbs; returns the borrow (0 or 0xffffffff).
+  __device__ static __forceinline__ uint32_t sub_wide(uint32_t (&T)[2 * N32], const uint32_t (&U)[2 * N32]) {
+    asm volatile("sub.cc.u32 %0, %0, %1;" : "+r"(T[0]) : "r"(U[0]));
 #pragma unroll
-    for (; j < N32; j += 2) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j]) : "r"(x[i]), "r"(x[j]));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j + 1]) : "r"(x[i]), "r"(x[j]));
+    for (size_t k = 1; k < 2 * N32; ++k) asm volatile("subc.cc.u32 %0, %0, %1;" : "+r"(T[k]) : "r"(U[k]));
+    uint32_t borrow;
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    return borrow;
+  }
+
+  // a + b as a plain N32-limb integer, not reduced: below 2p, which the spare top bits hold.
+  __device__ static __forceinline__ mont_t add_raw(const mont_t& a, const mont_t& b) {
+    mont_t r;
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+    uint32_t* z = reinterpret_cast<uint32_t*>(r.l);
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(z[0]) : "r"(x[0]), "r"(y[0]));
+#pragma unroll
+    for (size_t k = 1; k < N32 - 1; ++k)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(z[k]) : "r"(x[k]), "r"(y[k]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(z[N32 - 1]) : "r"(x[N32 - 1]), "r"(y[N32 - 1]));
+    return r;
+  }
+
+  // (a0 + a1 u)(b0 + b1 u) over u^2 = -1 with two reductions instead of Karatsuba's three: the
+  // products stay 2 N32 limbs wide, c0 = a0 b0 - a1 b1 (plus p·R when negative, which REDC maps to
+  // the same residue) and c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 < 2p^2, with
+  // the sums unreduced so that this holds over the integers. Both are below p·R (p < R/8), as
+  // redc_wide needs.
+  __device__ static __forceinline__ void mul_fp2(mont_t& r0, mont_t& r1, const mont_t& a0, const mont_t& a1,
+                                                 const mont_t& b0, const mont_t& b1) {
+    uint32_t T0[2 * N32], T1[2 * N32], T2[2 * N32];
+    mul_wide(T2, add_raw(a0, a1), add_raw(b0, b1));
+    mul_wide(T0, a0, b0);
+    (void)sub_wide(T2, T0);
+    mul_wide(T1, a1, b1);
+    (void)sub_wide(T2, T1);
+    const uint32_t borrow = sub_wide(T0, T1);
+    // T0 += p·R when it went negative: the high half's add wraps exactly as the borrow did.
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(T0[N32]) : "r"(mod32(0) & borrow));
+#pragma unroll
+    for (size_t k = 1; k < N32; ++k)
+      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(T0[N32 + k]) : "r"(mod32(k) & borrow));
+    redc_wide(r0, T0);
+    redc_wide(r1, T2);
+  }
+
+ private:
+  // Even/odd squaring (separated operand scanning): the cross products x_i x_j (i < j) are made
+  // once, row i running x_i times x_{i+1}, x_{i+3}, ... (products that start at odd limbs, into
+  // Od) and x_{i+2}, x_{i+4}, ... (even limbs, into Ev); then T = 2(Od + Ev) + Σ x_i² 2^(64i) and
+  // redc_wide. For Fp that is 66 + 12 + 144 products where the multiplication takes 288.
+  __device__ static __forceinline__ void sqr_mont_eo(mont_t& r, const mont_t& a) {
+    static_assert(N32 % 2 == 0);
+    constexpr size_t n = N32;
+    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
+    uint32_t Od[2 * n + 1], Ev[2 * n + 1];  // indexed by limb position
+#pragma unroll
+    for (size_t k = 0; k < 2 * n + 1; ++k) Od[k] = Ev[k] = 0;
+#pragma unroll
+    for (size_t i = 0; i + 1 < n; ++i) {
+      product_chain(Od, x, x, i, i + 1);
+      if (i + 2 < n) product_chain(Ev, x, x, i, i + 2);
     }
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[i + j]));
+    uint32_t T[2 * n];
+    sum_halves(T, Ev, Od);
+    // Double (the cross sum is below 2^(64n - 1)), then add the squares.
+    asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(T[1]));
+#pragma unroll
+    for (size_t k = 2; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(T[k]));
+    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[0]) : "r"(x[0]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[1]) : "r"(x[0]));
+#pragma unroll
+    for (size_t i = 1; i < n; ++i) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i]) : "r"(x[i]));
+      asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i + 1]) : "r"(x[i]));
+    }
+    redc_wide(r, T);
   }
 #endif
 

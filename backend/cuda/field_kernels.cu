@@ -20,6 +20,8 @@ const char* to_string(FieldOp op) {
       return "dbl";
     case FieldOp::inverse:
       return "inverse";
+    case FieldOp::mul_sub:
+      return "mul_sub";
   }
   return "?";
 }
@@ -41,6 +43,7 @@ __global__ void field_op_kernel(const F* __restrict__ a, const F* __restrict__ b
     if constexpr (OP == FieldOp::neg) r = -x;
     if constexpr (OP == FieldOp::dbl) r = x.dbl();
     if constexpr (OP == FieldOp::inverse) r = x.inverse();
+    if constexpr (OP == FieldOp::mul_sub) r = F::mul_sub(x, b[i], x + b[i], b[i] - x);
     out[i] = r;
   }
 }
@@ -76,6 +79,8 @@ Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, siz
       return launch_op<F, FieldOp::dbl>(s, a, b, out, n);
     case FieldOp::inverse:
       return launch_op<F, FieldOp::inverse>(s, a, b, out, n);
+    case FieldOp::mul_sub:
+      return launch_op<F, FieldOp::mul_sub>(s, a, b, out, n);
   }
   return make_error("field_op: unknown op");
 }

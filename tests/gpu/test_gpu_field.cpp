@@ -39,6 +39,8 @@ F host_op(FieldOp op, const F& a, const F& b) {
       return a.dbl();
     case FieldOp::inverse:
       return a.inverse();
+    case FieldOp::mul_sub:
+      return a * b - (a + b) * (b - a);
   }
   return F::zero();
 }
@@ -103,6 +105,11 @@ TYPED_TEST(GpuField, Sqr) {
   CUZK_REQUIRE_GPU();
   check_op<TypeParam>(FieldOp::sqr, kN);
 }
+TYPED_TEST(GpuField, MulSub) {
+  CUZK_REQUIRE_GPU();
+  check_op<TypeParam>(FieldOp::mul_sub, kN);
+}
+
 TYPED_TEST(GpuField, Add) {
   CUZK_REQUIRE_GPU();
   check_op<TypeParam>(FieldOp::add, kN);
