@@ -468,7 +468,7 @@ class mont_t {
   // products that start at an even limb and Od for odd, and run rows in increasing i: a limb above
   // a chain's top then holds at most earlier chains' carries, so the carry cannot overflow it
   // (checked on a model of these instruction sequences over random and all-ones limbs:
-  // tools/sqr_eo_model.py).
+  // tools/mont_eo_model.py).
   __device__ static __forceinline__ void product_chain(uint32_t (&acc)[2 * N32 + 1], const uint32_t* x,
                                                        const uint32_t* y, size_t i, size_t j0) {
     asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0]) : "r"(x[i]), "r"(y[j0]));

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""A model of mont_t::sqr_mont_eo (field/mont.hpp), instruction for instruction, with PTX carry
-semantics: every addc without .cc asserts that it loses no carry. Checks the square and the
-Montgomery result for Fp (12 limbs) and Fr (8 limbs) on random and extreme inputs below the modulus,
-and the square alone on all-ones limbs. Run: python3 tools/sqr_eo_model.py"""
+"""A model of the device's even/odd Montgomery code (field/mont.hpp), instruction for instruction,
+with PTX carry semantics: every addc without .cc asserts that it loses no carry.
+  * sqr_mont_eo: the square and the Montgomery result for Fp (12 limbs) and Fr (8 limbs) on random
+    and extreme inputs below the modulus, and the square alone on all-ones limbs;
+  * mul_wide and mul_add_wide (product_row into one pair of arrays): any limbs, one or two products;
+  * mul_fp2 (Karatsuba with the products wide, two reductions) through redc_wide.
+Run: python3 tools/mont_eo_model.py"""
 import random
 
 p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
@@ -108,3 +111,75 @@ for P, n in ((p, 12), (r_fr, 8)):
     except AssertionError as e:
         assert str(e) == "lost carry in reduction", e  # the reduction's bound, x >= P
 print("model ok")
+
+# mul_wide (one pair) and mul_add_wide (two pairs), rows interleaved into one Ev/Od pair.
+def chain(c, A, x, y, i, j0, n):
+    j = j0
+    A[i+j] = c.mad_lo_cc(A[i+j], x[i], y[j]); A[i+j+1] = c.madc_hi_cc(A[i+j+1], x[i], y[j]); j += 2
+    while j < n:
+        A[i+j] = c.madc_lo_cc(A[i+j], x[i], y[j]); A[i+j+1] = c.madc_hi_cc(A[i+j+1], x[i], y[j]); j += 2
+    A[i+j] = c.addc(A[i+j], 0)
+def dot_wide(pairs, n):
+    c = CPU()
+    Ev = [0]*(2*n+1); Od = [0]*(2*n+1)
+    for i in range(n):
+        for (xv, yv) in pairs:
+            x = limbs(xv, n); y = limbs(yv, n)
+            chain(c, Ev if i % 2 == 0 else Od, x, y, i, 0, n)
+            chain(c, Od if i % 2 == 0 else Ev, x, y, i, 1, n)
+    T = [0]*(2*n); T[0] = Ev[0]
+    T[1] = c.add_cc(Ev[1], Od[1])
+    for k in range(2, 2*n-1): T[k] = c.addc_cc(Ev[k], Od[k])
+    T[2*n-1] = c.addc(Ev[2*n-1], Od[2*n-1])
+    assert val(T) == sum(a*b for a, b in pairs)
+for n, P in ((12, p), (8, r_fr)):
+    M = (1 << (32*n)) - 1
+    for k in (1, 2, 3):
+        # worst-case limbs, but keeping the total below 2^(64n)
+        big = (1 << (32*n - 1)) - 1
+        tests = [[(big, big)] * 2] + [[(random.randrange(P), random.randrange(P)) for _ in range(k)] for _ in range(5000)]
+        tests += [[(P-1, P-1)] * k]
+        for t in tests: dot_wide(t, n)
+    print("wide ok", n)
+
+# mul_fp2 through redc_wide.
+n = 12; R = 1 << 384; W = 1 << 768
+def redc(T):  # the redc_wide instruction sequence
+    c = CPU(); c.phase = "reduction"
+    pm = limbs(p, n); m0 = (-pow(p, -1, 1<<32)) % (1<<32)
+    Tl = limbs(T, 2*n)
+    E = Tl[:n] + [0]; O = [0]*n
+    for i in range(n):
+        m = (E[0]*m0) & M32
+        E[0] = c.mad_lo_cc(E[0], pm[0], m); E[1] = c.madc_hi_cc(E[1], pm[0], m)
+        for k in range(2, n, 2):
+            E[k] = c.madc_lo_cc(E[k], pm[k], m); E[k+1] = c.madc_hi_cc(E[k+1], pm[k], m)
+        E[n] = c.addc(E[n], 0)
+        for k in range(1, n, 2):
+            O[k-1] = (pm[k]*m) & M32; O[k] = (pm[k]*m) >> 32
+        E[0] = c.add_cc(E[1], O[0])
+        for k in range(1, n-1): E[k] = c.addc_cc(E[k+1], O[k])
+        E[n-1] = c.addc(E[n], O[n-1]); E[n] = 0
+    E[0] = c.add_cc(E[0], Tl[n])
+    for k in range(1, n-1): E[k] = c.addc_cc(E[k], Tl[n+k])
+    E[n-1] = c.addc(E[n-1], Tl[2*n-1])
+    v = val(E[:n]); assert v < 2*p
+    return v - p if v >= p else v
+Rinv = pow(R, -1, p)
+def mul_fp2(a0, a1, b0, b1):
+    T2 = (a0 + a1) * (b0 + b1)
+    T0 = a0 * b0
+    T2 -= T0
+    T1 = a1 * b1
+    T2 -= T1; assert 0 <= T2 < W
+    T0 = T0 - T1
+    borrow = T0 < 0
+    T0 %= W
+    if borrow: T0 = (T0 + p * R) % W
+    assert T0 < p * R and T2 < p * R
+    return redc(T0), redc(T2)
+tests = [(p-1,)*4, (0,0,0,0), (0, p-1, 0, p-1), (p-1, 0, 0, p-1)] + [tuple(random.randrange(p) for _ in range(4)) for _ in range(20000)]
+for a0, a1, b0, b1 in tests:
+    c0, c1 = mul_fp2(a0, a1, b0, b1)
+    assert c0 == (a0*b0 - a1*b1) * Rinv % p and c1 == (a0*b1 + a1*b0) * Rinv % p
+print("fp2 ok", len(tests))
