@@ -51,9 +51,20 @@ struct fp2_t {
     return {(c0 + c1) * (c0 - c1), t + t};
   }
   CUZK_HD fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
-  // a·b − c·d (the point formulas' Y; Fp has a one-reduction form of it).
+  // a·b − c·d (the point formulas' Y); on the device with two reductions where the two products
+  // would take four (CUZK_DEVICE_PLAIN_MUL_SUB keeps four).
   CUZK_HD static fp2_t mul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d) {
+#if CUZK_DEVICE_CODE && !defined(CUZK_DEVICE_PLAIN_MUL_SUB) && !defined(CUZK_DEVICE_PLAIN_FP2_MUL)
+    fp2_t r;
+#if defined(CUZK_DEVICE_MUL_NOINLINE)
+    F::mul_sub_fp2_call(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1, c.c0, c.c1, d.c0, d.c1);
+#else
+    F::mul_sub_fp2(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1, c.c0, c.c1, d.c0, d.c1);
+#endif
+    return r;
+#else
     return a * b - c * d;
+#endif
   }
   CUZK_HD fp2_t conjugate() const { return {c0, -c1}; }
   // Multiply by the non-residue (u + 1) that builds Fp6 over Fp2.

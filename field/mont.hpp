@@ -371,6 +371,12 @@ class mont_t {
                                                    const mont_t& c, const mont_t& d) {
     mul_sub_mont(r, a, b, c, d);
   }
+  __device__ __noinline__ static void mul_sub_fp2_call(mont_t& r0, mont_t& r1, const mont_t& a0,
+                                                       const mont_t& a1, const mont_t& b0, const mont_t& b1,
+                                                       const mont_t& c0, const mont_t& c1, const mont_t& d0,
+                                                       const mont_t& d1) {
+    mul_sub_fp2(r0, r1, a0, a1, b0, b1, c0, c1, d0, d1);
+  }
   __device__ __noinline__ static void mul_fp2_call(mont_t& r0, mont_t& r1, const mont_t& a0, const mont_t& a1,
                                                    const mont_t& b0, const mont_t& b1) {
     mul_fp2(r0, r1, a0, a1, b0, b1);
@@ -618,14 +624,55 @@ class mont_t {
     (void)sub_wide(T2, T0);
     mul_wide(T1, a1, b1);
     (void)sub_wide(T2, T1);
-    const uint32_t borrow = sub_wide(T0, T1);
-    // T0 += p·R when it went negative: the high half's add wraps exactly as the borrow did.
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(T0[N32]) : "r"(mod32(0) & borrow));
-#pragma unroll
-    for (size_t k = 1; k < N32; ++k)
-      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(T0[N32 + k]) : "r"(mod32(k) & borrow));
+    (void)sub_wide(T0, T1);
+    lift_wide(T0);
     redc_wide(r0, T0);
     redc_wide(r1, T2);
+  }
+
+  // T += U over 2 N32 limbs (mod 2^(64 N32)).
+  __device__ static __forceinline__ void add_wide(uint32_t (&T)[2 * N32], const uint32_t (&U)[2 * N32]) {
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(T[0]) : "r"(U[0]));
+#pragma unroll
+    for (size_t k = 1; k < 2 * N32; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(T[k]) : "r"(U[k]));
+  }
+
+  // For a wide value in (−p·R, p·R) held mod 2^(64 N32): adds p·R when it is negative (its top bit
+  // set: p·R < 2^(64 N32 − 1)), so that it lies in [0, p·R) with the same residue.
+  __device__ static __forceinline__ void lift_wide(uint32_t (&T)[2 * N32]) {
+    const uint32_t neg = uint32_t(int32_t(T[2 * N32 - 1]) >> 31);
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(T[N32]) : "r"(mod32(0) & neg));
+#pragma unroll
+    for (size_t k = 1; k < N32; ++k)
+      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(T[N32 + k]) : "r"(mod32(k) & neg));
+  }
+
+  // (a0 + a1 u)(b0 + b1 u) − (c0 + c1 u)(d0 + d1 u) with two reductions (the two Fp2 products
+  // would take four): both Karatsuba products stay wide, c0 = (a0b0 − a1b1) − (c0d0 − c1d1) and
+  // c1 = (a0b1 + a1b0) − (c0d1 + c1d0), each in (−2p², 2p²), then lifted into [0, p·R).
+  __device__ static __forceinline__ void mul_sub_fp2(mont_t& r0, mont_t& r1, const mont_t& a0,
+                                                     const mont_t& a1, const mont_t& b0, const mont_t& b1,
+                                                     const mont_t& c0, const mont_t& c1, const mont_t& d0,
+                                                     const mont_t& d1) {
+    uint32_t X[2 * N32], Y[2 * N32], U[2 * N32];
+    mul_wide(X, add_raw(a0, a1), add_raw(b0, b1));  // X: the c1 part, Y: the c0 part
+    mul_wide(Y, a0, b0);
+    (void)sub_wide(X, Y);
+    mul_wide(U, a1, b1);
+    (void)sub_wide(X, U);
+    (void)sub_wide(Y, U);
+    mul_wide(U, add_raw(c0, c1), add_raw(d0, d1));
+    (void)sub_wide(X, U);
+    mul_wide(U, c0, d0);
+    add_wide(X, U);
+    (void)sub_wide(Y, U);
+    mul_wide(U, c1, d1);
+    add_wide(X, U);
+    add_wide(Y, U);
+    lift_wide(Y);
+    lift_wide(X);
+    redc_wide(r0, Y);
+    redc_wide(r1, X);
   }
 
  private:

@@ -4,7 +4,8 @@ with PTX carry semantics: every addc without .cc asserts that it loses no carry.
   * sqr_mont_eo: the square and the Montgomery result for Fp (12 limbs) and Fr (8 limbs) on random
     and extreme inputs below the modulus, and the square alone on all-ones limbs;
   * mul_wide and mul_add_wide (product_row into one pair of arrays): any limbs, one or two products;
-  * mul_fp2 (Karatsuba with the products wide, two reductions) through redc_wide.
+  * mul_fp2 (Karatsuba with the products wide, two reductions) and mul_sub_fp2 (a·b − c·d in Fp2,
+    two reductions) through lift_wide and redc_wide.
 Run: python3 tools/mont_eo_model.py"""
 import random
 
@@ -166,16 +167,26 @@ def redc(T):  # the redc_wide instruction sequence
     v = val(E[:n]); assert v < 2*p
     return v - p if v >= p else v
 Rinv = pow(R, -1, p)
+def lift(v):  # lift_wide: v in (−pR, pR) held mod 2^768; add pR when the top bit is set
+    v %= W
+    if v >> 767: v = (v + p * R) % W
+    return v
+def mul_sub_fp2(a0, a1, b0, b1, c0, c1, d0, d1):
+    X = (a0 + a1) * (b0 + b1); Y = a0 * b0; X -= Y
+    U = a1 * b1; X -= U; Y -= U
+    U = (c0 + c1) * (d0 + d1); X -= U
+    U = c0 * d0; X += U; Y -= U
+    U = c1 * d1; X += U; Y += U
+    Y, X = lift(Y), lift(X)
+    assert Y < p * R and X < p * R
+    return redc(Y), redc(X)
 def mul_fp2(a0, a1, b0, b1):
     T2 = (a0 + a1) * (b0 + b1)
     T0 = a0 * b0
     T2 -= T0
     T1 = a1 * b1
     T2 -= T1; assert 0 <= T2 < W
-    T0 = T0 - T1
-    borrow = T0 < 0
-    T0 %= W
-    if borrow: T0 = (T0 + p * R) % W
+    T0 = lift(T0 - T1)
     assert T0 < p * R and T2 < p * R
     return redc(T0), redc(T2)
 tests = [(p-1,)*4, (0,0,0,0), (0, p-1, 0, p-1), (p-1, 0, 0, p-1)] + [tuple(random.randrange(p) for _ in range(4)) for _ in range(20000)]
@@ -183,3 +194,10 @@ for a0, a1, b0, b1 in tests:
     c0, c1 = mul_fp2(a0, a1, b0, b1)
     assert c0 == (a0*b0 - a1*b1) * Rinv % p and c1 == (a0*b1 + a1*b0) * Rinv % p
 print("fp2 ok", len(tests))
+tests8 = [(p-1,)*8, (0,)*8, (0, p-1, 0, p-1, p-1, 0, p-1, 0), (p-1, 0, 0, p-1, 0, p-1, p-1, 0)]
+tests8 += [tuple(random.randrange(p) for _ in range(8)) for _ in range(20000)]
+for a0, a1, b0, b1, c0, c1, d0, d1 in tests8:
+    r0, r1 = mul_sub_fp2(a0, a1, b0, b1, c0, c1, d0, d1)
+    assert r0 == (a0*b0 - a1*b1 - c0*d0 + c1*d1) * Rinv % p
+    assert r1 == (a0*b1 + a1*b0 - c0*d1 - c1*d0) * Rinv % p
+print("fp2 mul_sub ok", len(tests8))
