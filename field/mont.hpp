@@ -443,14 +443,7 @@ class mont_t {
       }
       const uint32_t m = E[0] * m0;
       // E += p_even * m (E[0] becomes 0), O += p_odd * m.
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(mod32(0)), "r"(m));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(mod32(0)), "r"(m));
-#pragma unroll
-      for (size_t k = 2; k < N32; k += 2) {
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(mod32(k)), "r"(m));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(mod32(k)), "r"(m));
-      }
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[N32]));
+      reduce_even(E, m);
       asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[0]) : "r"(mod32(1)), "r"(m));
       asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[1]) : "r"(mod32(1)), "r"(m));
 #pragma unroll
@@ -459,14 +452,33 @@ class mont_t {
         asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[k]) : "r"(mod32(k)), "r"(m));
       }
       // E = (E >> 32) + O; the result is < 2p < 2^(32 N32), so nothing carries past limb N32-1.
-      asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(E[0]) : "r"(E[1]), "r"(O[0]));
-#pragma unroll
-      for (size_t k = 1; k < N32 - 1; ++k)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(E[k]) : "r"(E[k + 1]), "r"(O[k]));
-      asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[N32 - 1]) : "r"(E[N32]), "r"(O[N32 - 1]));
-      E[N32] = 0;
+      shift_add(E, O);
     }
     final_sub(r, E);
+  }
+
+  // One reduction row's even half: E += (p_0, p_2, ...)·m at limbs 0, 2, ... (E[0] becomes 0 for
+  // m = E[0]·m0), the carry into E[N32].
+  __device__ static __forceinline__ void reduce_even(uint32_t (&E)[N32 + 1], uint32_t m) {
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(mod32(0)), "r"(m));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(mod32(0)), "r"(m));
+#pragma unroll
+    for (size_t k = 2; k < N32; k += 2) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(mod32(k)), "r"(m));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(mod32(k)), "r"(m));
+    }
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[N32]));
+  }
+
+  // The row's end: E = (E >> 32) + O, where O holds the odd products one limb down; below
+  // 2^(32 N32), so nothing carries past limb N32 - 1.
+  __device__ static __forceinline__ void shift_add(uint32_t (&E)[N32 + 1], const uint32_t (&O)[N32]) {
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(E[0]) : "r"(E[1]), "r"(O[0]));
+#pragma unroll
+    for (size_t k = 1; k < N32 - 1; ++k)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(E[k]) : "r"(E[k + 1]), "r"(O[k]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[N32 - 1]) : "r"(E[N32]), "r"(O[N32 - 1]));
+    E[N32] = 0;
   }
 
   // acc += x_i · (y_j0, y_j0+2, ...) at limb i + j, one carry chain, each lo/hi pair adjacent (one
@@ -508,35 +520,37 @@ class mont_t {
   }
 
  public:
-  // The full 2 N32-limb product a·b, no reduction.
-  __device__ static __forceinline__ void mul_wide(uint32_t (&T)[2 * N32], const mont_t& a, const mont_t& b) {
-    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
+  // Σ_k a_k·b_k over K pairs, 2 N32 limbs wide (the sum below 2^(64 N32)): the rows of all products
+  // interleave into one pair of arrays, so a chain's carry still lands on a limb that holds only
+  // carries.
+  template <size_t K>
+  __device__ static __forceinline__ void dot_wide(uint32_t (&T)[2 * N32], const mont_t* const (&a)[K],
+                                                  const mont_t* const (&b)[K]) {
     uint32_t Ev[2 * N32 + 1], Od[2 * N32 + 1];
 #pragma unroll
     for (size_t k = 0; k < 2 * N32 + 1; ++k) Ev[k] = Od[k] = 0;
 #pragma unroll
-    for (size_t i = 0; i < N32; ++i) product_row(Ev, Od, x, y, i);
+    for (size_t i = 0; i < N32; ++i)
+#pragma unroll
+      for (size_t k = 0; k < K; ++k)
+        product_row(Ev, Od, reinterpret_cast<const uint32_t*>(a[k]->l),
+                    reinterpret_cast<const uint32_t*>(b[k]->l), i);
     sum_halves(T, Ev, Od);
   }
 
-  // a·b + c·d, 2 N32 limbs wide (below 2^(64 N32)): the rows of both products interleave into one
-  // pair of arrays, so a chain's carry still lands on a limb that holds only carries.
+  // The full 2 N32-limb product a·b, no reduction.
+  __device__ static __forceinline__ void mul_wide(uint32_t (&T)[2 * N32], const mont_t& a, const mont_t& b) {
+    const mont_t* const x[1] = {&a};
+    const mont_t* const y[1] = {&b};
+    dot_wide<1>(T, x, y);
+  }
+
+  // a·b + c·d, 2 N32 limbs wide.
   __device__ static __forceinline__ void mul_add_wide(uint32_t (&T)[2 * N32], const mont_t& a,
                                                       const mont_t& b, const mont_t& c, const mont_t& d) {
-    const uint32_t* x0 = reinterpret_cast<const uint32_t*>(a.l);
-    const uint32_t* y0 = reinterpret_cast<const uint32_t*>(b.l);
-    const uint32_t* x1 = reinterpret_cast<const uint32_t*>(c.l);
-    const uint32_t* y1 = reinterpret_cast<const uint32_t*>(d.l);
-    uint32_t Ev[2 * N32 + 1], Od[2 * N32 + 1];
-#pragma unroll
-    for (size_t k = 0; k < 2 * N32 + 1; ++k) Ev[k] = Od[k] = 0;
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i) {
-      product_row(Ev, Od, x0, y0, i);
-      product_row(Ev, Od, x1, y1, i);
-    }
-    sum_halves(T, Ev, Od);
+    const mont_t* const x[2] = {&a, &c};
+    const mont_t* const y[2] = {&b, &d};
+    dot_wide<2>(T, x, y);
   }
 
   // r = a·b − c·d with one reduction: a·b + c·(p − d) < 2p² < p·R, then redc_wide.
@@ -560,25 +574,13 @@ class mont_t {
 #pragma unroll
     for (size_t i = 0; i < n; ++i) {
       const uint32_t m = E[0] * m0;
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(mod32(0)), "r"(m));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(mod32(0)), "r"(m));
-#pragma unroll
-      for (size_t k = 2; k < n; k += 2) {
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(mod32(k)), "r"(m));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(mod32(k)), "r"(m));
-      }
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[n]));
+      reduce_even(E, m);
 #pragma unroll
       for (size_t k = 1; k < n; k += 2) {
         asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(O[k - 1]) : "r"(mod32(k)), "r"(m));
         asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(O[k]) : "r"(mod32(k)), "r"(m));
       }
-      asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(E[0]) : "r"(E[1]), "r"(O[0]));
-#pragma unroll
-      for (size_t k = 1; k < n - 1; ++k)
-        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(E[k]) : "r"(E[k + 1]), "r"(O[k]));
-      asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[n - 1]) : "r"(E[n]), "r"(O[n - 1]));
-      E[n] = 0;
+      shift_add(E, O);
     }
     asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(E[0]) : "r"(T[n]));
 #pragma unroll
@@ -694,18 +696,23 @@ class mont_t {
     }
     uint32_t T[2 * n];
     sum_halves(T, Ev, Od);
-    // Double (the cross sum is below 2^(64n - 1)), then add the squares.
+    double_add_squares(T, x);
+    redc_wide(r, T);
+  }
+
+  // T = 2 T + Σ x_i² 2^(64 i) for a cross-product sum T: a^2 < 2^(64 N32), so nothing leaves the
+  // top limb.
+  __device__ static __forceinline__ void double_add_squares(uint32_t (&T)[2 * N32], const uint32_t* x) {
     asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(T[1]));
 #pragma unroll
-    for (size_t k = 2; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(T[k]));
+    for (size_t k = 2; k < 2 * N32; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(T[k]));
     asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[0]) : "r"(x[0]));
     asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[1]) : "r"(x[0]));
 #pragma unroll
-    for (size_t i = 1; i < n; ++i) {
+    for (size_t i = 1; i < N32; ++i) {
       asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i]) : "r"(x[i]));
       asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i + 1]) : "r"(x[i]));
     }
-    redc_wide(r, T);
   }
 #endif
 
@@ -801,17 +808,7 @@ class mont_t {
         asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j + 1]) : "r"(x[i]), "r"(x[j]));
       asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[i + N32 + 1]));
     }
-    // Double (a^2 < 2^(64N), so nothing leaves the top limb), then add the squares x_i^2.
-    asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(t[1]));
-#pragma unroll
-    for (size_t j = 2; j < 2 * N32; ++j) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(t[j]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[0]) : "r"(x[0]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[1]) : "r"(x[0]));
-#pragma unroll
-    for (size_t i = 1; i < N32; ++i) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i]) : "r"(x[i]));
-      asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]));
-    }
+    double_add_squares(t, x);
     // Montgomery-reduce the low half alone, then add the high half: REDC(lo) + hi == REDC(t)
     // exactly, because the multipliers m depend only on the low limbs. The sum is < 2p.
     constexpr uint32_t m0 = uint32_t(P::M0);

@@ -32,6 +32,31 @@ class CPU:
 def limbs(v, n): return [(v >> (32*i)) & M32 for i in range(n)]
 def val(l): return sum(x << (32*i) for i, x in enumerate(l))
 
+def redc_rows(c, T, P, n):
+    """redc_wide: the low half reduced by even/odd rows, then the high half added; returns < P."""
+    pm = limbs(P, n)
+    m0 = (-pow(P, -1, 1<<32)) % (1<<32)
+    c.phase = "reduction"
+    E = T[:n] + [0]; O = [0]*n
+    for i in range(n):
+        m = (E[0]*m0) & M32
+        E[0] = c.mad_lo_cc(E[0], pm[0], m); E[1] = c.madc_hi_cc(E[1], pm[0], m)
+        for k in range(2, n, 2):
+            E[k] = c.madc_lo_cc(E[k], pm[k], m); E[k+1] = c.madc_hi_cc(E[k+1], pm[k], m)
+        E[n] = c.addc(E[n], 0)
+        assert E[0] == 0
+        for k in range(1, n, 2):
+            O[k-1] = (pm[k]*m) & M32; O[k] = (pm[k]*m) >> 32
+        E[0] = c.add_cc(E[1], O[0])
+        for k in range(1, n-1): E[k] = c.addc_cc(E[k+1], O[k])
+        E[n-1] = c.addc(E[n], O[n-1]); E[n] = 0
+    E[0] = c.add_cc(E[0], T[n])
+    for k in range(1, n-1): E[k] = c.addc_cc(E[k], T[n+k])
+    E[n-1] = c.addc(E[n-1], T[2*n-1])
+    v = val(E[:n])
+    assert v < 2*P
+    return v - P if v >= P else v
+
 def sqr_eo(xv, P, n):
     x = limbs(xv, n); c = CPU()
     pm = limbs(P, n)
@@ -71,27 +96,7 @@ def sqr_eo(xv, P, n):
             hi = (x[i]*x[i]) >> 32; t = T[2*i+1] + hi + c.cf; assert t >> 32 == 0; T[2*i+1] = t
     assert val(T) == xv*xv, "square"
     c.phase = "reduction"
-    # reduce the low half
-    E = T[:n] + [0]; O = [0]*n
-    for i in range(n):
-        m = (E[0]*m0) & M32
-        E[0] = c.mad_lo_cc(E[0], pm[0], m); E[1] = c.madc_hi_cc(E[1], pm[0], m)
-        for k in range(2, n, 2):
-            E[k] = c.madc_lo_cc(E[k], pm[k], m); E[k+1] = c.madc_hi_cc(E[k+1], pm[k], m)
-        E[n] = c.addc(E[n], 0)
-        assert E[0] == 0
-        for k in range(1, n, 2):
-            O[k-1] = (pm[k]*m) & M32; O[k] = (pm[k]*m) >> 32
-        E[0] = c.add_cc(E[1], O[0])
-        for k in range(1, n-1): E[k] = c.addc_cc(E[k+1], O[k])
-        E[n-1] = c.addc(E[n], O[n-1]); E[n] = 0
-    # + high half
-    E[0] = c.add_cc(E[0], T[n])
-    for k in range(1, n-1): E[k] = c.addc_cc(E[k], T[n+k])
-    E[n-1] = c.addc(E[n-1], T[2*n-1])
-    v = val(E[:n])
-    assert v < 2*P
-    if v >= P: v -= P
+    v = redc_rows(c, T, P, n)
     R = 1 << (32*n)
     assert v == xv*xv*pow(R, -1, P) % P, "mont"
     return v
@@ -146,26 +151,7 @@ for n, P in ((12, p), (8, r_fr)):
 # mul_fp2 through redc_wide.
 n = 12; R = 1 << 384; W = 1 << 768
 def redc(T):  # the redc_wide instruction sequence
-    c = CPU(); c.phase = "reduction"
-    pm = limbs(p, n); m0 = (-pow(p, -1, 1<<32)) % (1<<32)
-    Tl = limbs(T, 2*n)
-    E = Tl[:n] + [0]; O = [0]*n
-    for i in range(n):
-        m = (E[0]*m0) & M32
-        E[0] = c.mad_lo_cc(E[0], pm[0], m); E[1] = c.madc_hi_cc(E[1], pm[0], m)
-        for k in range(2, n, 2):
-            E[k] = c.madc_lo_cc(E[k], pm[k], m); E[k+1] = c.madc_hi_cc(E[k+1], pm[k], m)
-        E[n] = c.addc(E[n], 0)
-        for k in range(1, n, 2):
-            O[k-1] = (pm[k]*m) & M32; O[k] = (pm[k]*m) >> 32
-        E[0] = c.add_cc(E[1], O[0])
-        for k in range(1, n-1): E[k] = c.addc_cc(E[k+1], O[k])
-        E[n-1] = c.addc(E[n], O[n-1]); E[n] = 0
-    E[0] = c.add_cc(E[0], Tl[n])
-    for k in range(1, n-1): E[k] = c.addc_cc(E[k], Tl[n+k])
-    E[n-1] = c.addc(E[n-1], Tl[2*n-1])
-    v = val(E[:n]); assert v < 2*p
-    return v - p if v >= p else v
+    return redc_rows(CPU(), limbs(T, 2*n), p, n)
 Rinv = pow(R, -1, p)
 def lift(v):  # lift_wide: v in (−pR, pR) held mod 2^768; add pR when the top bit is set
     v %= W
