@@ -589,14 +589,11 @@ class mont_t {
     final_sub(r, E);
   }
 
-  // T -= U over 2 N32 limbs; returns the borrow (0 or 0xffffffff).
-  __device__ static __forceinline__ uint32_t sub_wide(uint32_t (&T)[2 * N32], const uint32_t (&U)[2 * N32]) {
+  // T -= U over 2 N32 limbs (mod 2^(64 N32); lift_wide restores a negative result's residue).
+  __device__ static __forceinline__ void sub_wide(uint32_t (&T)[2 * N32], const uint32_t (&U)[2 * N32]) {
     asm volatile("sub.cc.u32 %0, %0, %1;" : "+r"(T[0]) : "r"(U[0]));
 #pragma unroll
     for (size_t k = 1; k < 2 * N32; ++k) asm volatile("subc.cc.u32 %0, %0, %1;" : "+r"(T[k]) : "r"(U[k]));
-    uint32_t borrow;
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-    return borrow;
   }
 
   // a + b as a plain N32-limb integer, not reduced: below 2p, which the spare top bits hold.
@@ -623,10 +620,10 @@ class mont_t {
     uint32_t T0[2 * N32], T1[2 * N32], T2[2 * N32];
     mul_wide(T2, add_raw(a0, a1), add_raw(b0, b1));
     mul_wide(T0, a0, b0);
-    (void)sub_wide(T2, T0);
+    sub_wide(T2, T0);
     mul_wide(T1, a1, b1);
-    (void)sub_wide(T2, T1);
-    (void)sub_wide(T0, T1);
+    sub_wide(T2, T1);
+    sub_wide(T0, T1);
     lift_wide(T0);
     redc_wide(r0, T0);
     redc_wide(r1, T2);
@@ -659,15 +656,15 @@ class mont_t {
     uint32_t X[2 * N32], Y[2 * N32], U[2 * N32];
     mul_wide(X, add_raw(a0, a1), add_raw(b0, b1));  // X: the c1 part, Y: the c0 part
     mul_wide(Y, a0, b0);
-    (void)sub_wide(X, Y);
+    sub_wide(X, Y);
     mul_wide(U, a1, b1);
-    (void)sub_wide(X, U);
-    (void)sub_wide(Y, U);
+    sub_wide(X, U);
+    sub_wide(Y, U);
     mul_wide(U, add_raw(c0, c1), add_raw(d0, d1));
-    (void)sub_wide(X, U);
+    sub_wide(X, U);
     mul_wide(U, c0, d0);
     add_wide(X, U);
-    (void)sub_wide(Y, U);
+    sub_wide(Y, U);
     mul_wide(U, c1, d1);
     add_wide(X, U);
     add_wide(Y, U);
@@ -696,24 +693,20 @@ class mont_t {
     }
     uint32_t T[2 * n];
     sum_halves(T, Ev, Od);
-    double_add_squares(T, x);
-    redc_wide(r, T);
-  }
-
-  // T = 2 T + Σ x_i² 2^(64 i) for a cross-product sum T: a^2 < 2^(64 N32), so nothing leaves the
-  // top limb.
-  __device__ static __forceinline__ void double_add_squares(uint32_t (&T)[2 * N32], const uint32_t* x) {
+    // Double (the cross sum is below 2^(64 N32 − 1)), then add the squares x_i².
     asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(T[1]));
 #pragma unroll
-    for (size_t k = 2; k < 2 * N32; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(T[k]));
+    for (size_t k = 2; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(T[k]));
     asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[0]) : "r"(x[0]));
     asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[1]) : "r"(x[0]));
 #pragma unroll
-    for (size_t i = 1; i < N32; ++i) {
+    for (size_t i = 1; i < n; ++i) {
       asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i]) : "r"(x[i]));
       asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i + 1]) : "r"(x[i]));
     }
+    redc_wide(r, T);
   }
+
 #endif
 
   // r = a * b * R^-1 mod p.
@@ -771,65 +764,14 @@ class mont_t {
   // r = a^2 * R^-1 mod p.
   CUZK_HD static void sqr_mont(mont_t& r, const mont_t& a) {
 #if CUZK_DEVICE_CODE
-    // The even/odd squaring; the row-chain squaring below lost to the even/odd multiplication
-    // (20.4 vs 27.1 G/s for Fp on an H200): it saved 132 of 588 IMADs but its row chains cost an
-    // IADD3.X per IMAD.
+    // The even/odd squaring: 33.1 G/s for Fp on an H200 against the multiplication's 27.2. (A
+    // squaring with row carry chains had lost, 20.4 G/s: ptxas split each madc into an IMAD and an
+    // IADD3.X.)
     sqr_mont_eo(r, a);
 #else
     mul_mont(r, a, a);
 #endif
   }
-
-#if CUZK_DEVICE_CODE
-  // Dedicated squaring with row carry chains: each cross product a_i a_j (i < j) is computed once
-  // and the sum doubled, so the product takes N32(N32-1) + 2 N32 multiply-adds instead of 2 N32^2
-  // (156 vs 288 for Fp); the Montgomery reduction of the low half is the same 2 N32^2 + N32 as in
-  // mul_mont. Correct (tested on the H200 while it was the default) but slower, see sqr_mont.
- public:
-  __device__ static __forceinline__ void sqr_mont_rows(mont_t& r, const mont_t& a) {
-    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    uint32_t t[2 * N32];
-#pragma unroll
-    for (size_t j = 0; j < 2 * N32; ++j) t[j] = 0;
-      // Cross products, row i adds x_i * x_j (j > i) at limb i + j. Before row i, limb i + N32 may hold
-      // the previous row's carry and limb i + N32 + 1 is still zero; the partial sum always fits in
-      // limbs 0..i + N32 + 1, so neither carry word can overflow.
-#pragma unroll
-    for (size_t i = 0; i + 1 < N32; ++i) {
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 1]) : "r"(x[i]), "r"(x[i + 1]));
-#pragma unroll
-      for (size_t j = i + 2; j < N32; ++j)
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j]) : "r"(x[i]), "r"(x[j]));
-      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[i + N32]));
-      asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[i + N32 + 1]));
-      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[2 * i + 2]) : "r"(x[i]), "r"(x[i + 1]));
-#pragma unroll
-      for (size_t j = i + 2; j < N32; ++j)
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[i + j + 1]) : "r"(x[i]), "r"(x[j]));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[i + N32 + 1]));
-    }
-    double_add_squares(t, x);
-    // Montgomery-reduce the low half alone, then add the high half: REDC(lo) + hi == REDC(t)
-    // exactly, because the multipliers m depend only on the low limbs. The sum is < 2p.
-    constexpr uint32_t m0 = uint32_t(P::M0);
-    uint32_t acc[N32 + 2];
-#pragma unroll
-    for (size_t j = 0; j < N32; ++j) acc[j] = t[j];
-    acc[N32] = acc[N32 + 1] = 0;
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i) {
-      const uint32_t m = acc[0] * m0;
-      mad_row_mod(acc, m);
-#pragma unroll
-      for (size_t j = 0; j < N32 + 1; ++j) acc[j] = acc[j + 1];
-      acc[N32 + 1] = 0;
-    }
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(acc[0]) : "r"(t[N32]));
-#pragma unroll
-    for (size_t j = 1; j < N32; ++j) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(acc[j]) : "r"(t[N32 + j]));
-    final_sub(r, acc);
-  }
-#endif
 };
 
 }  // namespace cuzk::field
