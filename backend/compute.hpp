@@ -41,6 +41,10 @@ struct HRequest {
   // still read them until then, e.g. to check a·b = c while the device works); an error from it
   // ends the call with that error.
   std::function<Status()> before_writing_inputs;
+  // Constraint rows to check before any transform: a_j·b_j = c_j for j < check_rows (0: none). A
+  // failing row ends the call with cpu::unsatisfied_row_error (a bad-input error naming the first).
+  // A device backend checks where it already holds the vectors.
+  size_t check_rows = 0;
 };
 
 // Σ scalars[i]·bases[i], or with a density bitmap (bellperson semantics): the j-th scalar whose

@@ -11,6 +11,9 @@ namespace cuzk {
 
 struct Error {
   std::string message;
+  // The input is at fault (a witness that does not satisfy its constraints, say), not the machine
+  // that ran it: trying again elsewhere cannot help, and no device is to blame.
+  bool bad_input = false;
 };
 
 template <class T>
@@ -51,6 +54,7 @@ class [[nodiscard]] Status {
 };
 
 inline Error make_error(std::string message) { return Error{std::move(message)}; }
+inline Error make_input_error(std::string message) { return Error{std::move(message), true}; }
 
 }  // namespace cuzk
 

@@ -118,11 +118,12 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
   }
   if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
     // Checked before the copy: a partition too large for the lent buffers would reallocate them.
-    if (auto fits = groth16::check_assignment(*params.key, *a->assignment); !fits) return does_not_fit(fits);
+    if (auto fits = groth16::check_assignment_shape(*params.key, *a->assignment); !fits)
+      return does_not_fit(fits);
     from_synthesized(*a->assignment, threads, params.key->domain_size, as);
   } else {
     CUZK_TRY_STATUS(st);
-    if (auto fits = groth16::check_assignment(*params.key, as); !fits) return does_not_fit(fits);
+    if (auto fits = groth16::check_assignment_shape(*params.key, as); !fits) return does_not_fit(fits);
   }
   // The prover pads a, b and c to the domain; reserving here keeps that reallocation (gigabytes at
   // PoRep size) on the synthesis worker instead of the device worker.

@@ -10,41 +10,12 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
+#include "backend/cpu/row_check.hpp"
 #include "groth16/random.hpp"
 
 namespace cuzk::groth16 {
-namespace {
 
-// The first j < rows with a_j·b_j ≠ c_j, on all cores (one multiplication per constraint: 130 M at
-// PoRep size is seconds on one core, a fraction of that spread out).
-std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
-  const size_t n = rows;
-  const size_t threads =
-      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), n / 65536 + 1));
-  std::vector<size_t> first(threads, n);
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      for (size_t j = n * t / threads, e = n * (t + 1) / threads; j < e; ++j)
-        if (a[j] * b[j] != c[j]) {
-          first[t] = j;
-          return;
-        }
-    });
-  for (auto& th : pool) th.join();
-  const size_t j = *std::min_element(first.begin(), first.end());
-  return j < n ? std::optional<size_t>(j) : std::nullopt;
-}
-
-Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
-  if (auto bad = first_unsatisfied_row(a, b, c, rows))
-    return make_error("assignment: the witness does not satisfy constraint " + std::to_string(*bad) +
-                      " (a·b ≠ c)");
-  return Status::Ok();
-}
-
-// Counts and densities against the key (everything check_assignment does but a·b = c).
-Status check_shape(const ProvingKey& pk, const r1cs::Assignment& as) {
+Status check_assignment_shape(const ProvingKey& pk, const r1cs::Assignment& as) {
   CUZK_TRY_STATUS(pk.check_shape());
   const auto mismatch = [](const char* what, size_t got, size_t want) {
     return make_error(std::string("assignment: ") + what + " is " + std::to_string(got) +
@@ -71,6 +42,8 @@ Status check_shape(const ProvingKey& pk, const r1cs::Assignment& as) {
   return Status::Ok();
 }
 
+namespace {
+
 unsigned log2_exact(size_t n) {
   unsigned k = 0;
   while ((size_t(1) << k) < n) ++k;
@@ -90,14 +63,14 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
 }
 
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
-  CUZK_TRY_STATUS(check_shape(pk, as));
+  CUZK_TRY_STATUS(check_assignment_shape(pk, as));
   // R1CS satisfaction is a_j·b_j = c_j on the evaluations, so that a bad witness is reported as
   // such instead of as a proof that fails to verify.
-  return check_rows(as.a.data(), as.b.data(), as.c.data(), as.a.size());
+  return cpu::check_rows(as.a.data(), as.b.data(), as.c.data(), as.a.size());
 }
 
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
-                          std::function<Status()> before_writing_inputs) {
+                          std::function<Status()> before_writing_inputs, size_t check_rows) {
   const size_t n = pk.domain_size;
   for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
   HRequest rq;
@@ -108,6 +81,7 @@ Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBac
   rq.convention = pk.convention;
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
   rq.before_writing_inputs = std::move(before_writing_inputs);
+  rq.check_rows = check_rows;
   CUZK_TRY_STATUS(backend.compute_h(rq));
   if (pk.h_query == HQuery::z_over_delta) as.a.resize(n - 1);  // deg h ≤ n − 2
   as.b.clear();
@@ -134,35 +108,16 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
     into = std::chrono::duration<double, std::milli>(now - t_stage).count();
     t_stage = now;
   };
-  CUZK_TRY_STATUS(check_shape(pk, as));
+  CUZK_TRY_STATUS(check_assignment_shape(pk, as));
   if (pk.vk.delta_g1.is_inf() || pk.vk.delta_g2.is_inf())
     return make_error("proving key: δ is the identity (a subverted key)");
   lap(tm.check_ms);
-  // a·b = c is checked on the host while the backend computes H from the same vectors: it reads
-  // them until it calls before_writing_inputs, which waits for the check. Padding first, so the
-  // vectors do not move under the check.
+  // a·b = c is checked by the backend before it transforms the vectors (on the device where it has
+  // them there), unless the caller has checked the rows already.
   const size_t rows = as.a.size();
-  for (auto* v : {&as.a, &as.b, &as.c}) v->resize(pk.domain_size, Fr::zero());
-  double rows_ms = 0;
-  std::future<Status> rows_check;
-  if (!options.rows_checked)
-    rows_check = std::async(std::launch::async, [&as, rows, &rows_ms] {
-      const auto t0 = clock::now();
-      Status st = check_rows(as.a.data(), as.b.data(), as.c.data(), rows);
-      rows_ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
-      return st;
-    });
-  std::optional<Status> rows_ok;
-  if (options.rows_checked) rows_ok = Status::Ok();
-  const auto wait_rows = [&]() -> Status {
-    if (!rows_ok) rows_ok = rows_check.get();
-    return *rows_ok;
-  };
-  const Status h = compute_h_in_place(pk, as, backend, wait_rows);
-  CUZK_TRY_STATUS(wait_rows());  // a backend that failed before writing never waited
+  const Status h = compute_h_in_place(pk, as, backend, {}, options.rows_checked ? 0 : rows);
   CUZK_TRY_STATUS(h);
   lap(tm.h_ms);
-  tm.check_ms += rows_ms;
 
   // The five MSMs. Compacted keys pair bases with the wires whose density bit is set; per-wire
   // keys have one base per wire (inputs first), infinity where a wire is absent.

@@ -29,18 +29,20 @@ struct ProofRandomness {
 // place: a, b and c are the NTT buffers (padded to the domain within their capacity) and the
 // scalars are left in assignment.a. b and c keep their storage but not their contents, so a caller
 // that pooled the three buffers (pinned ones, say) gets them back.
-// `before_writing_inputs` as in HRequest.
+// `before_writing_inputs` and `check_rows` as in HRequest.
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
-                          std::function<Status()> before_writing_inputs = {});
+                          std::function<Status()> before_writing_inputs = {}, size_t check_rows = 0);
 
 // Checks that the assignment fits the key (counts and densities) and satisfies a·b = c on every
 // row, before any work is done.
 Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
+// The counts and densities alone (what check_assignment does but a·b = c).
+Status check_assignment_shape(const ProvingKey& pk, const r1cs::Assignment& assignment);
 
 // Wall time of the prover's stages, milliseconds.
 struct ProofTimings {
-  double check_ms = 0;     // counts, densities, and a·b = c on every row (run during the H stage)
-  double h_ms = 0;         // the H scalars (NTTs, copies), the row check overlapping it
+  double check_ms = 0;     // counts and densities
+  double h_ms = 0;         // the H scalars (NTTs, copies), and the backend's a·b = c row check
   double msm_ms = 0;       // the five MSMs
   double assemble_ms = 0;  // A, B, C from the MSM results
   double total_ms = 0;
@@ -54,8 +56,8 @@ struct ProveOptions {
 };
 
 // A proof for the assignment, computed on `backend`. Spends the contents of assignment.a/b/c (see
-// compute_h_in_place) and keeps their storage. Unless options.rows_checked, a·b = c is checked on the
-// host while the device computes H.
+// compute_h_in_place) and keeps their storage. Unless options.rows_checked, the backend checks
+// a·b = c before it transforms the vectors (HRequest::check_rows).
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
                            ComputeBackend& backend, const ProveOptions& options = {});
 // The same on the CPU backend over `pool`.

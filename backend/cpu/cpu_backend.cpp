@@ -2,6 +2,7 @@
 
 #include "backend/cpu/msm.hpp"
 #include "backend/cpu/ntt.hpp"
+#include "backend/cpu/row_check.hpp"
 
 namespace cuzk::cpu {
 
@@ -9,6 +10,8 @@ Status CpuBackend::compute_h(const HRequest& rq) {
   const size_t n = size_t(1) << rq.log_n;
   if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
     return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(rq.log_n) + " values");
+  if (rq.check_rows > n) return make_error("compute_h: more rows to check than a holds");
+  CUZK_TRY_STATUS(check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
   auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
   if (!domain) return domain.error();
   if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());  // transforms run in place

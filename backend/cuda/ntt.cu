@@ -273,6 +273,13 @@ __global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* 
   }
 }
 
+__global__ void first_unsatisfied_kernel(const Fr* __restrict__ a, const Fr* __restrict__ b,
+                                         const Fr* __restrict__ c, size_t rows, unsigned long long* first) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < rows;
+       i += size_t(gridDim.x) * blockDim.x)
+    if (load_fr_ro(a + i) * load_fr_ro(b + i) != load_fr_ro(c + i)) atomicMin(first, (unsigned long long)i);
+}
+
 __global__ void scale_kernel(Fr* a, Fr c, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     store_fr(a + i, load_fr(a + i) * c);
@@ -522,6 +529,19 @@ Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr&
   else
     mul_sub_scale_kernel<false, false><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
   return check_launch("mul_sub_scale_kernel");
+}
+
+Status first_unsatisfied(const Stream& s, const Fr* a, const Fr* b, const Fr* c, size_t rows,
+                         unsigned long long* first) {
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  const unsigned long long none = rows;
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(first, &none, sizeof(none), cudaMemcpyHostToDevice, s.get()),
+                        "cudaMemcpyAsync (row check)"));
+  if (rows == 0) return Status::Ok();
+  constexpr unsigned block = 256;
+  first_unsatisfied_kernel<<<grid_for(rows, block), block, 0, s.get()>>>(a, b, c, rows, first);
+  return check_launch("first_unsatisfied_kernel");
 }
 
 Status scale(const Stream& s, Fr* a, const Fr& c, size_t n) {

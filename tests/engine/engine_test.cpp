@@ -90,6 +90,37 @@ TEST(Engine, AlreadySynthesizedPartitions) {
   EXPECT_EQ(result->public_inputs.at(2), synthesized->public_inputs);
 }
 
+TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
+  auto engine = make_engine(cpu_config(1, 1));
+  auto set = make_param_set("tiny", tiny_key());
+  auto synthesized = synthesize_partition(SampleInput{tiny_spec()}, **set, 1);
+  ASSERT_TRUE(synthesized.ok());
+  // The right shape, but one row's c no longer equals a·b: the backend's row check names it.
+  auto lie = std::make_shared<r1cs::Assignment>(synthesized->assignment);
+  const size_t row = lie->c.size() / 2;
+  lie->c[row] = lie->c[row] + Fr::one();
+  JobRequest r;
+  r.params = "tiny";
+  r.partitions = {SynthesizedInput{lie}};
+  auto id = engine->submit(r);
+  ASSERT_TRUE(id.ok());
+  auto result = engine->await(*id, kLongWait);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->state, JobState::failed);
+  EXPECT_NE(result->error.find("does not satisfy constraint " + std::to_string(row) + " "), std::string::npos)
+      << result->error;
+  // Not retried, and not counted against the device.
+  const auto status = engine->status();
+  EXPECT_EQ(status.devices.at(0).failures, 0u);
+  EXPECT_FALSE(status.devices.at(0).quarantined);
+  // The engine goes on proving.
+  auto good = engine->submit(tiny_job());
+  ASSERT_TRUE(good.ok());
+  auto done = engine->await(*good, kLongWait);
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(done->state, JobState::done) << done->error;
+}
+
 TEST(Engine, BadRequestsAreClearErrors) {
   auto engine = make_engine(cpu_config());
   JobRequest empty;

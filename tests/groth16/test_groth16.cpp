@@ -222,8 +222,9 @@ TEST_F(Groth16Test, UnsatisfiedWitnessIsReportedBeforeProving) {
   auto proof = create_proof(f.pk, as, ProofRandomness::fresh());
   ASSERT_FALSE(proof.ok());
   EXPECT_NE(proof.message().find("constraint 1"), std::string::npos) << proof.message();
-  // A caller that says it checked the rows (the engine, at synthesis) is taken at its word: the
-  // proof is made, and only the pairing check catches the lie.
+  EXPECT_TRUE(proof.error().bad_input);  // the witness's fault: no retry elsewhere can help
+  // A caller that says it checked the rows is taken at its word: the proof is made, and only the
+  // pairing check catches the lie.
   cpu::CpuBackend backend(cpu::ThreadPool::shared());
   auto unchecked = create_proof(f.pk, copy, ProofRandomness::fresh(), backend, {.rows_checked = true});
   ASSERT_TRUE(unchecked.ok()) << unchecked.message();

@@ -1,0 +1,24 @@
+// R1CS satisfaction on the evaluations: a_j·b_j = c_j for every constraint row j. The prover's
+// backends run it before they transform a, b and c, so that a bad witness is reported as such (its
+// first failing row named) instead of as a proof that fails to verify.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "common/result.hpp"
+#include "field/fields.hpp"
+
+namespace cuzk::cpu {
+
+// The first j < rows with a_j·b_j ≠ c_j, on all cores (one multiplication per row: 130 M at PoRep
+// size is seconds on one core).
+std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows);
+
+// The error for a witness whose row `row` fails (a bad input, not a fault of the machine).
+Error unsatisfied_row_error(size_t row);
+
+// Ok, or unsatisfied_row_error of the first failing row.
+Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows);
+
+}  // namespace cuzk::cpu
