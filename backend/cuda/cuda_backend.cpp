@@ -184,13 +184,21 @@ struct CudaBackend::Impl {
     return check(cudaStreamWaitEvent(stream.get(), uploaded, 0), "cudaStreamWaitEvent");
   }
 
-  Result<StagePlan> plan_h(unsigned log_n) const {
+  // The H stage's plans, most device memory first.
+  static constexpr const char* kHChecked = "a, b, c resident, rows checked beside";
+  static constexpr const char* kHResident = "a, b, c resident";
+
+  Result<StagePlan> plan_h(unsigned log_n, bool check_rows) const {
     const size_t n = size_t(1) << log_n;
     const size_t vec = n * sizeof(Fr);
     const size_t fixed = NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
     const size_t avail = available();
+    // A fourth vector keeps a·b for the row check, so each transform still starts as soon as its
+    // vector has crossed instead of after all three have.
+    if (check_rows && 4 * vec + fixed <= avail)
+      return StagePlan{"h 2^" + std::to_string(log_n), kHChecked, 4 * vec + fixed};
     if (3 * vec + fixed <= avail)
-      return StagePlan{"h 2^" + std::to_string(log_n), "a, b, c resident", 3 * vec + fixed};
+      return StagePlan{"h 2^" + std::to_string(log_n), kHResident, 3 * vec + fixed};
     // One vector on the device; b and c transformed one at a time through it, then streamed back
     // in chunks for the pointwise step.
     for (size_t chunk = std::min<size_t>(n, size_t(1) << 22); chunk >= (size_t(1) << 12); chunk /= 2) {
@@ -211,9 +219,9 @@ struct CudaBackend::Impl {
     if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
       return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(log_n) + " values");
     if (rq.check_rows > n) return make_error("compute_h: more rows to check than a holds");
-    auto plan = plan_h(log_n);
+    auto plan = plan_h(log_n, rq.check_rows > 0);
     // Resident bases of other parameter sets (not used by this call) give way before a stage fails.
-    while (!plan && evict_one_idle()) plan = plan_h(log_n);
+    while (!plan && evict_one_idle()) plan = plan_h(log_n, rq.check_rows > 0);
     if (!plan) return plan.error();
     record(*plan);
     const auto t0 = std::chrono::steady_clock::now();
@@ -222,23 +230,33 @@ struct CudaBackend::Impl {
     return Status::Ok();
   }
 
-  // a_j·b_j = c_j for j < rows, on device vectors queued on `stream`; the first failing row is a
-  // bad-input error (cpu::unsatisfied_row_error), the same as the host check's.
-  Status check_rows_on_device(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
-    auto first = DeviceBuffer<unsigned long long>::alloc(options.device, 1);
-    if (!first) return first.error();
-    CUZK_TRY_STATUS(first_unsatisfied(stream, a, b, c, rows, first->data()));
-    unsigned long long row = 0;
-    CUZK_TRY_STATUS(first->download(&row, 1, stream));
-    CUZK_TRY_STATUS(stream.synchronize());
-    if (row < rows) return cpu::unsatisfied_row_error(size_t(row));
-    return Status::Ok();
+  // The row check's verdict: the least failing row, left on the device by first_unsatisfied and
+  // read once the stage's result has come back (to_host synchronizes), so that the check never
+  // stalls the queue. A failing row is a bad-input error (cpu::unsatisfied_row_error), the same as
+  // the host check's.
+  struct RowVerdict {
+    DeviceBuffer<unsigned long long> first;
+    size_t rows = 0;
+    Status read(const Stream& s) const {
+      if (rows == 0) return Status::Ok();
+      unsigned long long row = 0;
+      CUZK_TRY_STATUS(first.download(&row, 1, s));
+      CUZK_TRY_STATUS(s.synchronize());
+      return row < rows ? cpu::unsatisfied_row_error(size_t(row)) : Status::Ok();
+    }
+  };
+
+  // Queues the check a_j·b_j = c_j for j < rows on `stream` into `verdict` (allocated before the
+  // stage queues anything: cudaMalloc may wait for the device); a null b stands for ones (a then
+  // holds the products).
+  Status check_rows_on_device(const Fr* a, const Fr* b, const Fr* c, RowVerdict& verdict) {
+    return first_unsatisfied(stream, a, b, c, verdict.rows, verdict.first.data());
   }
 
   Status compute_h_planned(const HRequest& rq, const StagePlan& plan) {
     const unsigned log_n = rq.log_n;
     const size_t n = size_t(1) << log_n;
-    const bool lean = plan.choice != "a, b, c resident";
+    const bool lean = plan.choice != kHChecked && plan.choice != kHResident;
     const Stream& s = stream;
 
     auto ntt = NttPlan::create(s, log_n, rq.convention);
@@ -257,22 +275,45 @@ struct CudaBackend::Impl {
 
     auto a = DeviceBuffer<Fr>::alloc(options.device, n);
     if (!a) return a.error();
+    RowVerdict verdict;
+    DeviceBuffer<Fr> ab;  // a·b for the row check beside the transforms; freed (a device sync) at the end
+    if (rq.check_rows && !lean) {
+      auto first = DeviceBuffer<unsigned long long>::alloc(options.device, 1);
+      if (!first) return first.error();
+      verdict = RowVerdict{std::move(*first), rq.check_rows};
+    }
     if (!lean) {
       auto b = DeviceBuffer<Fr>::alloc(options.device, n);
       if (!b) return b.error();
       auto c = DeviceBuffer<Fr>::alloc(options.device, n);
       if (!c) return c.error();
       // Each vector's upload (host threads + DMA on the copy stream) overlaps the transforms of
-      // the one before it. A row check needs all three as they came, so then they all cross
-      // first: a few ms of device work instead of a pass over 12 GB on the host's cores.
-      CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
-      if (rq.check_rows) {
+      // the one before it. The row check is a few ms of device work instead of a pass over 12 GB
+      // on the host's cores: beside the transforms when a fourth vector fits (a is copied, times
+      // b, against c), else before them, once all three have crossed.
+      if (rq.check_rows && plan.choice == kHChecked) {
+        auto products = DeviceBuffer<Fr>::alloc(options.device, rq.check_rows);
+        if (!products) return products.error();
+        ab = std::move(*products);
+        CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(check(cudaMemcpyAsync(ab.data(), a->data(), rq.check_rows * sizeof(Fr),
+                                              cudaMemcpyDeviceToDevice, s.get()),
+                              "cudaMemcpyAsync (row check)"));
+        CUZK_TRY_STATUS(to_coset(a->data()));
+        CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(mul_sub_scale(s, ab.data(), b->data(), nullptr, Fr::one(), rq.check_rows));
+        CUZK_TRY_STATUS(to_coset(b->data()));
+        CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(check_rows_on_device(ab.data(), nullptr, c->data(), verdict));
+      } else if (rq.check_rows) {
+        CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check_rows_on_device(a->data(), b->data(), c->data(), rq.check_rows));
+        CUZK_TRY_STATUS(check_rows_on_device(a->data(), b->data(), c->data(), verdict));
         CUZK_TRY_STATUS(to_coset(a->data()));
         CUZK_TRY_STATUS(to_coset(b->data()));
       } else {
+        CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(to_coset(a->data()));
         CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(to_coset(b->data()));
@@ -288,6 +329,7 @@ struct CudaBackend::Impl {
         CUZK_TRY_STATUS(ntt->inverse(s, c->data(), log_n, NttOrder::natural, NttOrder::bit_reversed));
         CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), nullptr, c->data(), z, n));
         CUZK_TRY_STATUS(bit_reverse(s, a->data(), log_n));
+        CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
         if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
         return down(rq.a.data(), a->data(), n * sizeof(Fr));
       }
@@ -321,6 +363,7 @@ struct CudaBackend::Impl {
     }
     if (rq.mode == HMode::divide_by_z_on_coset)
       CUZK_TRY_STATUS(ntt->coset_inverse(s, a->data(), *coset, NttOrder::natural, NttOrder::natural));
+    CUZK_TRY_STATUS(verdict.read(s));
     if (!lean && rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
     return down(rq.a.data(), a->data(), n * sizeof(Fr));
   }
@@ -727,9 +770,9 @@ Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
   return impl_->serve([&] { return impl_->msm_batch(batch); });
 }
 
-Result<StagePlan> CudaBackend::plan_h(unsigned log_n) const {
+Result<StagePlan> CudaBackend::plan_h(unsigned log_n, bool check_rows) const {
   std::lock_guard lock(impl_->mutex);
-  return impl_->plan_h(log_n);
+  return impl_->plan_h(log_n, check_rows);
 }
 
 size_t CudaBackend::resident_bytes() const {

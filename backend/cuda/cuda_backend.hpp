@@ -79,8 +79,8 @@ class CudaBackend final : public ComputeBackend {
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
   Result<MsmBatchResult> msm_batch(const MsmBatch& batch) override;
 
-  // The plan compute_h would follow for 2^log_n, without allocating.
-  Result<StagePlan> plan_h(unsigned log_n) const;
+  // The plan compute_h would follow for 2^log_n (checking the rows or not), without allocating.
+  Result<StagePlan> plan_h(unsigned log_n, bool check_rows = true) const;
 
   size_t budget() const { return budget_; }
   size_t resident_bytes() const;

@@ -273,11 +273,15 @@ __global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* 
   }
 }
 
+template <bool HasB>
 __global__ void first_unsatisfied_kernel(const Fr* __restrict__ a, const Fr* __restrict__ b,
                                          const Fr* __restrict__ c, size_t rows, unsigned long long* first) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < rows;
-       i += size_t(gridDim.x) * blockDim.x)
-    if (load_fr_ro(a + i) * load_fr_ro(b + i) != load_fr_ro(c + i)) atomicMin(first, (unsigned long long)i);
+       i += size_t(gridDim.x) * blockDim.x) {
+    Fr ab = load_fr_ro(a + i);
+    if constexpr (HasB) ab = ab * load_fr_ro(b + i);
+    if (ab != load_fr_ro(c + i)) atomicMin(first, (unsigned long long)i);
+  }
 }
 
 __global__ void scale_kernel(Fr* a, Fr c, size_t n) {
@@ -540,7 +544,10 @@ Status first_unsatisfied(const Stream& s, const Fr* a, const Fr* b, const Fr* c,
                         "cudaMemcpyAsync (row check)"));
   if (rows == 0) return Status::Ok();
   constexpr unsigned block = 256;
-  first_unsatisfied_kernel<<<grid_for(rows, block), block, 0, s.get()>>>(a, b, c, rows, first);
+  if (b)
+    first_unsatisfied_kernel<true><<<grid_for(rows, block), block, 0, s.get()>>>(a, b, c, rows, first);
+  else
+    first_unsatisfied_kernel<false><<<grid_for(rows, block), block, 0, s.get()>>>(a, b, c, rows, first);
   return check_launch("first_unsatisfied_kernel");
 }
 

@@ -124,8 +124,8 @@ Status bit_reverse(const Stream& s, Fr* data, unsigned log_n);
 // A null b stands for ones and a null c for zeros: (a·b)·z and (a − c)·z are the same call.
 Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr& z, size_t n);
 // *first ← the least j < rows with a_j·b_j ≠ c_j, or rows when there is none (R1CS satisfaction on
-// the evaluations); first is device memory. The host value it starts from crosses on s, so read
-// *first after s has synchronized.
+// the evaluations); a null b stands for ones (a holding the products); first is device memory. The host value
+// it starts from crosses on s, so read *first after s has synchronized.
 Status first_unsatisfied(const Stream& s, const Fr* a, const Fr* b, const Fr* c, size_t rows,
                          unsigned long long* first);
 // a_i ← a_i·c

@@ -264,29 +264,37 @@ TEST_F(Gpu, RowCheckFindsTheFirstUnsatisfiedRow) {
   for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
   auto da = DeviceBuffer<Fr>::alloc(0, n);
   auto db = DeviceBuffer<Fr>::alloc(0, n);
+  auto dab = DeviceBuffer<Fr>::alloc(0, n);
   auto dc = DeviceBuffer<Fr>::alloc(0, n);
   auto first = DeviceBuffer<unsigned long long>::alloc(0, 1);
-  ASSERT_TRUE(da.ok() && db.ok() && dc.ok() && first.ok());
+  ASSERT_TRUE(da.ok() && db.ok() && dab.ok() && dc.ok() && first.ok());
   ASSERT_TRUE(da->upload(a.data(), n, stream()).ok());
   ASSERT_TRUE(db->upload(b.data(), n, stream()).ok());
-  const auto run = [&](const std::vector<Fr>& cc, size_t rows) {
+  ASSERT_TRUE(dab->upload(c.data(), n, stream()).ok());  // the products, for the form without b
+  const auto run = [&](const std::vector<Fr>& cc, size_t rows, bool products) {
     EXPECT_TRUE(dc->upload(cc.data(), n, stream()).ok());
-    EXPECT_TRUE(first_unsatisfied(stream(), da->data(), db->data(), dc->data(), rows, first->data()).ok());
+    const Status st =
+        products ? first_unsatisfied(stream(), dab->data(), nullptr, dc->data(), rows, first->data())
+                 : first_unsatisfied(stream(), da->data(), db->data(), dc->data(), rows, first->data());
+    EXPECT_TRUE(st.ok());
     unsigned long long got = 0;
     EXPECT_TRUE(first->download(&got, 1, stream()).ok());
     EXPECT_TRUE(stream().synchronize().ok());
     return size_t(got);
   };
-  EXPECT_EQ(run(c, n), n);  // satisfied: rows
-  EXPECT_EQ(run(c, 0), 0u);
-  // Bad rows planted at the ends and in the middle, several at once: the least is reported.
-  for (const std::vector<size_t>& bad :
-       {std::vector<size_t>{0}, {n - 1}, {77777, 5, 99999}, {50000, 50001}}) {
-    std::vector<Fr> cc = c;
-    for (size_t j : bad) cc[j] = cc[j] + Fr::one();
-    EXPECT_EQ(run(cc, n), *std::min_element(bad.begin(), bad.end()));
-    // Rows past `rows` are not checked.
-    EXPECT_EQ(run(cc, *std::min_element(bad.begin(), bad.end())), *std::min_element(bad.begin(), bad.end()));
+  for (bool products : {false, true}) {
+    SCOPED_TRACE(products ? "a holds the products" : "a times b");
+    EXPECT_EQ(run(c, n, products), n);  // satisfied: rows
+    EXPECT_EQ(run(c, 0, products), 0u);
+    // Bad rows planted at the ends and in the middle, several at once: the least is reported.
+    for (const std::vector<size_t>& bad :
+         {std::vector<size_t>{0}, {n - 1}, {77777, 5, 99999}, {50000, 50001}}) {
+      std::vector<Fr> cc = c;
+      for (size_t j : bad) cc[j] = cc[j] + Fr::one();
+      const size_t least = *std::min_element(bad.begin(), bad.end());
+      EXPECT_EQ(run(cc, n, products), least);
+      EXPECT_EQ(run(cc, least, products), least);  // rows past `rows` are not checked
+    }
   }
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "backend/cuda/cuda_backend.hpp"
@@ -302,17 +304,35 @@ TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
   Keyed k = synthetic(14);
   auto as = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(as.ok());
-  auto gpu = backend();
-  ASSERT_TRUE(gpu.ok()) << gpu.message();
-  // The row check runs on the host while the device computes H; its error must win.
   const size_t row = rng_() % as->c.size();
   auto bad = *as;
   bad.c[row] = bad.c[row] + Fr::one();
-  auto proof = groth16::create_proof(k.pk, bad, groth16::ProofRandomness::fresh(), **gpu);
-  ASSERT_FALSE(proof.ok());
-  EXPECT_NE(proof.message().find("constraint " + std::to_string(row) + " "), std::string::npos)
-      << proof.message();
-  expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+  // Every H plan checks the rows its own way (beside the transforms, before them, on the host);
+  // budgets from the whole device down to a few MiB reach all three.
+  std::set<std::string> plans;
+  std::vector<size_t> budgets{0};
+  for (size_t kib = 8192; kib >= 1024; kib -= 128) budgets.push_back(kib << 10);
+  for (size_t budget : budgets) {
+    SCOPED_TRACE(budget);
+    auto gpu = backend(budget);
+    ASSERT_TRUE(gpu.ok()) << gpu.message();
+    auto copy = bad;
+    auto proof = groth16::create_proof(k.pk, copy, groth16::ProofRandomness::fresh(), **gpu);
+    ASSERT_FALSE(proof.ok());
+    if (proof.message().find("budget") != std::string::npos) continue;  // too small for any plan
+    EXPECT_NE(proof.message().find("constraint " + std::to_string(row) + " "), std::string::npos)
+        << proof.message();
+    EXPECT_TRUE(proof.error().bad_input) << proof.message();
+    // The prover pads a to the domain; what the caller gave is left as it was.
+    ASSERT_GE(copy.a.size(), bad.a.size());
+    EXPECT_TRUE(std::equal(bad.a.begin(), bad.a.end(), copy.a.begin())) << "a bad witness changed a";
+    for (const auto& p : (*gpu)->plan_log())
+      if (p.stage.starts_with("h "))
+        plans.insert(p.choice.starts_with("one vector") ? "one vector" : p.choice);
+    if (budget == 0) expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());  // the device proves after
+  }
+  for (const auto& p : plans) std::printf("  row check under the H plan: %s\n", p.c_str());
+  EXPECT_EQ(plans.size(), 3u);
 }
 
 TEST_F(CudaProver, PlansA2To27DomainUnder8GiB) {
