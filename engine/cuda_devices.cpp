@@ -77,9 +77,9 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
       auto& store = stores->by_device[d.index];
       if (!store) store = std::make_shared<cuda::DeviceBases>(int(d.index), split.shared_bases);
       o.shared_bases = store;
-      // A worker's share holds its work area and its stages, not bases: smaller passes leave the
-      // H stage room to keep a, b and c on the device.
-      if (!o.resident_pass_points) o.resident_pass_points = size_t(1) << 24;
+      // A worker's share holds its work area and its stages, not bases. The H stage borrows the
+      // work area (idle while H is computed), so passes of the backend's default size (2^25, the
+      // fastest that fits: a 13.3 GiB work area for a 2^27 H query) leave it room for a, b, c.
       o.resident_fraction = 0.5;
     }
     auto backend = cuda::CudaBackend::create(o);

@@ -35,8 +35,8 @@ struct CudaDeviceOptions {
   // worker keeps its own resident bases within its share).
   double shared_bases_fraction = 0.6;
   uint64_t min_worker_bytes = uint64_t(20) << 30;
-  // Points per pass of resident MSMs (0: the backend's default). Passes of 2^24 keep a worker's
-  // work area near 8 GiB, which leaves room for the H stage beside it in a shared-bases share.
+  // Points per pass of resident MSMs (0: the backend's default, 2^25, halved while a context
+  // would not fit the worker's resident share).
   size_t resident_pass_points = 0;
 };
 

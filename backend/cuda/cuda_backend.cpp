@@ -184,29 +184,47 @@ struct CudaBackend::Impl {
     return check(cudaStreamWaitEvent(stream.get(), uploaded, 0), "cudaStreamWaitEvent");
   }
 
-  // The H stage's plans, most device memory first.
+  // The H stage's plan: where its vectors of 2^log_n live and how the rows are checked. Vectors
+  // go first into the MSM work area, which no MSM uses while H is computed (this backend serves
+  // one call at a time, in stream order), so a large work area (passes of 2^25 points) costs the H
+  // stage nothing.
   static constexpr const char* kHChecked = "a, b, c resident, rows checked beside";
   static constexpr const char* kHResident = "a, b, c resident";
+  struct HPlan {
+    enum class Kind { checked, resident, lean } kind;
+    size_t borrowed = 0;  // vectors placed in the MSM work area
+    size_t chunk = 0;     // lean: b and c stream through two buffers of this many elements
+    StagePlan stage;      // bytes: what the stage allocates beyond the resident memory
+  };
 
-  Result<StagePlan> plan_h(unsigned log_n, bool check_rows) const {
+  Result<HPlan> plan_h(unsigned log_n, bool check_rows) const {
     const size_t n = size_t(1) << log_n;
     const size_t vec = n * sizeof(Fr);
     const size_t fixed = NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
     const size_t avail = available();
+    const size_t in_work_area = shared_work ? shared_work->bytes() / vec : 0;
+    const std::string name = "h 2^" + std::to_string(log_n);
+    const auto plan = [&](HPlan::Kind kind, size_t vectors, const std::string& choice,
+                          size_t chunk = 0) -> std::optional<HPlan> {
+      const size_t borrowed = std::min(vectors, in_work_area);
+      const size_t bytes = (vectors - borrowed) * vec + fixed + 2 * chunk * sizeof(Fr);
+      if (bytes > avail) return std::nullopt;
+      const std::string where = borrowed ? "; " + std::to_string(borrowed) + " of " +
+                                               std::to_string(vectors) + " vectors in the MSM work area"
+                                         : "";
+      return HPlan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}};
+    };
     // A fourth vector keeps a·b for the row check, so each transform still starts as soon as its
     // vector has crossed instead of after all three have.
-    if (check_rows && 4 * vec + fixed <= avail)
-      return StagePlan{"h 2^" + std::to_string(log_n), kHChecked, 4 * vec + fixed};
-    if (3 * vec + fixed <= avail)
-      return StagePlan{"h 2^" + std::to_string(log_n), kHResident, 3 * vec + fixed};
+    if (check_rows)
+      if (auto p = plan(HPlan::Kind::checked, 4, kHChecked)) return *p;
+    if (auto p = plan(HPlan::Kind::resident, 3, kHResident)) return *p;
     // One vector on the device; b and c transformed one at a time through it, then streamed back
     // in chunks for the pointwise step.
-    for (size_t chunk = std::min<size_t>(n, size_t(1) << 22); chunk >= (size_t(1) << 12); chunk /= 2) {
-      const size_t bytes = vec + fixed + 2 * chunk * sizeof(Fr);
-      if (bytes <= avail)
-        return StagePlan{"h 2^" + std::to_string(log_n),
-                         "one vector + b, c streamed in chunks of " + std::to_string(chunk), bytes};
-    }
+    for (size_t chunk = std::min<size_t>(n, size_t(1) << 22); chunk >= (size_t(1) << 12); chunk /= 2)
+      if (auto p = plan(HPlan::Kind::lean, 1,
+                        "one vector + b, c streamed in chunks of " + std::to_string(chunk), chunk))
+        return *p;
     return make_error("device " + std::to_string(options.device) + ": the H stage of 2^" +
                       std::to_string(log_n) + " needs at least " + mib(vec + fixed + 2 * 4096 * sizeof(Fr)) +
                       " but the budget leaves " + mib(avail) + " (budget " + mib(budget) + ", resident " +
@@ -223,7 +241,7 @@ struct CudaBackend::Impl {
     // Resident bases of other parameter sets (not used by this call) give way before a stage fails.
     while (!plan && evict_one_idle()) plan = plan_h(log_n, rq.check_rows > 0);
     if (!plan) return plan.error();
-    record(*plan);
+    record(plan->stage);
     const auto t0 = std::chrono::steady_clock::now();
     CUZK_TRY_STATUS(compute_h_planned(rq, *plan));
     finish(t0);
@@ -253,10 +271,10 @@ struct CudaBackend::Impl {
     return first_unsatisfied(stream, a, b, c, verdict.rows, verdict.first.data());
   }
 
-  Status compute_h_planned(const HRequest& rq, const StagePlan& plan) {
+  Status compute_h_planned(const HRequest& rq, const HPlan& plan) {
     const unsigned log_n = rq.log_n;
     const size_t n = size_t(1) << log_n;
-    const bool lean = plan.choice != kHChecked && plan.choice != kHResident;
+    const bool lean = plan.kind == HPlan::Kind::lean;
     const Stream& s = stream;
 
     auto ntt = NttPlan::create(s, log_n, rq.convention);
@@ -273,83 +291,96 @@ struct CudaBackend::Impl {
       return ntt->coset_forward(s, d, *coset, NttOrder::bit_reversed, NttOrder::natural);
     };
 
-    auto a = DeviceBuffer<Fr>::alloc(options.device, n);
+    // Every buffer is allocated before anything is queued (cudaMalloc may wait for the device)
+    // and freed at the end (cudaFree does): the first plan.borrowed vectors are slices of the MSM
+    // work area, the others allocated. Copies into the work area go on the copy stream, after the
+    // compute stream's earlier work.
+    std::vector<DeviceBuffer<Fr>> owned;
+    size_t borrowed = 0;
+    const auto vector = [&]() -> Result<Fr*> {
+      if (borrowed < plan.borrowed) return reinterpret_cast<Fr*>(shared_work->data()) + n * borrowed++;
+      auto buf = DeviceBuffer<Fr>::alloc(options.device, n);
+      if (!buf) return buf.error();
+      owned.push_back(std::move(*buf));
+      return owned.back().data();
+    };
+    if (plan.borrowed) {
+      CUZK_TRY_STATUS(check(cudaEventRecord(uploaded, stream.get()), "cudaEventRecord"));
+      CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy_stream.get(), uploaded, 0), "cudaStreamWaitEvent"));
+    }
+    auto a = vector();
     if (!a) return a.error();
     RowVerdict verdict;
-    DeviceBuffer<Fr> ab;  // a·b for the row check beside the transforms; freed (a device sync) at the end
     if (rq.check_rows && !lean) {
       auto first = DeviceBuffer<unsigned long long>::alloc(options.device, 1);
       if (!first) return first.error();
       verdict = RowVerdict{std::move(*first), rq.check_rows};
     }
     if (!lean) {
-      auto b = DeviceBuffer<Fr>::alloc(options.device, n);
+      auto b = vector();
       if (!b) return b.error();
-      auto c = DeviceBuffer<Fr>::alloc(options.device, n);
+      auto c = vector();
       if (!c) return c.error();
       // Each vector's upload (host threads + DMA on the copy stream) overlaps the transforms of
       // the one before it. The row check is a few ms of device work instead of a pass over 12 GB
       // on the host's cores: beside the transforms when a fourth vector fits (a is copied, times
       // b, against c), else before them, once all three have crossed.
-      if (rq.check_rows && plan.choice == kHChecked) {
-        auto products = DeviceBuffer<Fr>::alloc(options.device, rq.check_rows);
-        if (!products) return products.error();
-        ab = std::move(*products);
-        CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check(cudaMemcpyAsync(ab.data(), a->data(), rq.check_rows * sizeof(Fr),
-                                              cudaMemcpyDeviceToDevice, s.get()),
-                              "cudaMemcpyAsync (row check)"));
-        CUZK_TRY_STATUS(to_coset(a->data()));
-        CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(mul_sub_scale(s, ab.data(), b->data(), nullptr, Fr::one(), rq.check_rows));
-        CUZK_TRY_STATUS(to_coset(b->data()));
-        CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check_rows_on_device(ab.data(), nullptr, c->data(), verdict));
+      if (rq.check_rows && plan.kind == HPlan::Kind::checked) {
+        auto ab = vector();
+        if (!ab) return ab.error();
+        CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(
+            check(cudaMemcpyAsync(*ab, *a, rq.check_rows * sizeof(Fr), cudaMemcpyDeviceToDevice, s.get()),
+                  "cudaMemcpyAsync (row check)"));
+        CUZK_TRY_STATUS(to_coset(*a));
+        CUZK_TRY_STATUS(up_overlapped(*b, rq.b.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(mul_sub_scale(s, *ab, *b, nullptr, Fr::one(), rq.check_rows));
+        CUZK_TRY_STATUS(to_coset(*b));
+        CUZK_TRY_STATUS(up_overlapped(*c, rq.c.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(check_rows_on_device(*ab, nullptr, *c, verdict));
       } else if (rq.check_rows) {
-        CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check_rows_on_device(a->data(), b->data(), c->data(), verdict));
-        CUZK_TRY_STATUS(to_coset(a->data()));
-        CUZK_TRY_STATUS(to_coset(b->data()));
+        CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(up_overlapped(*b, rq.b.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(up_overlapped(*c, rq.c.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(check_rows_on_device(*a, *b, *c, verdict));
+        CUZK_TRY_STATUS(to_coset(*a));
+        CUZK_TRY_STATUS(to_coset(*b));
       } else {
-        CUZK_TRY_STATUS(up_overlapped(a->data(), rq.a.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(to_coset(a->data()));
-        CUZK_TRY_STATUS(up_overlapped(b->data(), rq.b.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(to_coset(b->data()));
-        CUZK_TRY_STATUS(up_overlapped(c->data(), rq.c.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(to_coset(*a));
+        CUZK_TRY_STATUS(up_overlapped(*b, rq.b.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(to_coset(*b));
+        CUZK_TRY_STATUS(up_overlapped(*c, rq.c.data(), n * sizeof(Fr)));
       }
       if (rq.mode == HMode::divide_by_z_on_coset) {
         // Six transforms instead of seven. The coset inverse is linear and undoes the coset
         // forward, so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c): c needs only its
         // inverse, never the coset. Both come out bit-reversed (no permutation pass), are
         // subtracted and scaled by z there, and one reversal puts h in natural order.
-        CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), b->data(), nullptr, Fr::one(), n));
-        CUZK_TRY_STATUS(ntt->coset_inverse(s, a->data(), *coset, NttOrder::natural, NttOrder::bit_reversed));
-        CUZK_TRY_STATUS(ntt->inverse(s, c->data(), log_n, NttOrder::natural, NttOrder::bit_reversed));
-        CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), nullptr, c->data(), z, n));
-        CUZK_TRY_STATUS(bit_reverse(s, a->data(), log_n));
+        CUZK_TRY_STATUS(mul_sub_scale(s, *a, *b, nullptr, Fr::one(), n));
+        CUZK_TRY_STATUS(ntt->coset_inverse(s, *a, *coset, NttOrder::natural, NttOrder::bit_reversed));
+        CUZK_TRY_STATUS(ntt->inverse(s, *c, log_n, NttOrder::natural, NttOrder::bit_reversed));
+        CUZK_TRY_STATUS(mul_sub_scale(s, *a, nullptr, *c, z, n));
+        CUZK_TRY_STATUS(bit_reverse(s, *a, log_n));
         CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
         if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
-        return down(rq.a.data(), a->data(), n * sizeof(Fr));
+        return down(rq.a.data(), *a, n * sizeof(Fr));
       }
-      CUZK_TRY_STATUS(to_coset(c->data()));
-      CUZK_TRY_STATUS(mul_sub_scale(s, a->data(), b->data(), c->data(), z, n));
+      CUZK_TRY_STATUS(to_coset(*c));
+      CUZK_TRY_STATUS(mul_sub_scale(s, *a, *b, *c, z, n));
     } else {
       // b and c through the one device vector, back to host memory as coset evaluations. Without
       // room for all three on the device, the rows are checked on the host.
       CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
       if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
       for (std::span<Fr> v : {rq.b, rq.c}) {
-        CUZK_TRY_STATUS(up(a->data(), v.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(to_coset(a->data()));
-        CUZK_TRY_STATUS(down(v.data(), a->data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(up(*a, v.data(), n * sizeof(Fr)));
+        CUZK_TRY_STATUS(to_coset(*a));
+        CUZK_TRY_STATUS(down(v.data(), *a, n * sizeof(Fr)));
       }
-      CUZK_TRY_STATUS(up(a->data(), rq.a.data(), n * sizeof(Fr)));
-      CUZK_TRY_STATUS(to_coset(a->data()));
-      const size_t chunk = (plan.bytes - n * sizeof(Fr) - NttPlan::device_bytes_for(log_n) -
-                            4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr)) /
-                           (2 * sizeof(Fr));
+      CUZK_TRY_STATUS(up(*a, rq.a.data(), n * sizeof(Fr)));
+      CUZK_TRY_STATUS(to_coset(*a));
+      const size_t chunk = plan.chunk;
       auto sb = DeviceBuffer<Fr>::alloc(options.device, chunk);
       if (!sb) return sb.error();
       auto sc = DeviceBuffer<Fr>::alloc(options.device, chunk);
@@ -358,14 +389,14 @@ struct CudaBackend::Impl {
         const size_t len = std::min(chunk, n - off);
         CUZK_TRY_STATUS(up(sb->data(), rq.b.data() + off, len * sizeof(Fr)));
         CUZK_TRY_STATUS(up(sc->data(), rq.c.data() + off, len * sizeof(Fr)));
-        CUZK_TRY_STATUS(mul_sub_scale(s, a->data() + off, sb->data(), sc->data(), z, len));
+        CUZK_TRY_STATUS(mul_sub_scale(s, *a + off, sb->data(), sc->data(), z, len));
       }
     }
     if (rq.mode == HMode::divide_by_z_on_coset)
-      CUZK_TRY_STATUS(ntt->coset_inverse(s, a->data(), *coset, NttOrder::natural, NttOrder::natural));
+      CUZK_TRY_STATUS(ntt->coset_inverse(s, *a, *coset, NttOrder::natural, NttOrder::natural));
     CUZK_TRY_STATUS(verdict.read(s));
     if (!lean && rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
-    return down(rq.a.data(), a->data(), n * sizeof(Fr));
+    return down(rq.a.data(), *a, n * sizeof(Fr));
   }
 
   template <class Affine>
@@ -479,14 +510,25 @@ struct CudaBackend::Impl {
     const bool shared_bases = options.shared_bases != nullptr;
     cfg.referenced_bases = shared_bases;
     cfg.max_bases = sh.nb;  // density form: tables for the present variables only
-    const size_t pass = options.resident_pass_points ? options.resident_pass_points : size_t(1) << 25;
-    cfg.chunk_points = sh.max_points > pass ? pass : 0;
-    // The window suits the points per pass (every pass sorts into and merges all buckets) and the
-    // scalars: the first request's stand for the later ones (the same circuit, other witnesses).
-    cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, sample_mix(rq));
-    auto rp = Msm<Affine>::plan(sh.max_points, cfg, false);
-    if (!rp) return rp.error();
     const double cap = options.resident_fraction * double(budget);
+    const size_t own_work = shared_work ? shared_work->bytes() : 0;
+    const ScalarMix mix = sample_mix(rq);
+    // Passes of the configured size (2^25 by default), halved down to 2^22 while the context would
+    // not fit the resident share: smaller passes are slower, streamed bases far slower.
+    size_t pass = options.resident_pass_points ? options.resident_pass_points : size_t(1) << 25;
+    Result<MsmPlan> rp = make_error("no plan");
+    for (;;) {
+      cfg.chunk_points = sh.max_points > pass ? pass : 0;
+      // The window suits the points per pass (every pass sorts into and merges all buckets) and
+      // the scalars: the first request's stand for the later ones (the same circuit, other
+      // witnesses).
+      cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, mix);
+      rp = Msm<Affine>::plan(sh.max_points, cfg, false);
+      if (!rp) return rp.error();
+      const double fits = double(resident - own_work + rp->base_bytes + std::max(rp->work_bytes, own_work));
+      if (fits <= cap || pass <= (size_t(1) << 22)) break;
+      pass /= 2;
+    }
     // Its bases, and the growth of the shared work area if it needs a larger one (the old area is
     // held until every context has moved, so the peak counts both).
     const auto needed = [&] {
@@ -772,7 +814,9 @@ Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
 
 Result<StagePlan> CudaBackend::plan_h(unsigned log_n, bool check_rows) const {
   std::lock_guard lock(impl_->mutex);
-  return impl_->plan_h(log_n, check_rows);
+  auto plan = impl_->plan_h(log_n, check_rows);
+  if (!plan) return plan.error();
+  return plan->stage;
 }
 
 size_t CudaBackend::resident_bytes() const {

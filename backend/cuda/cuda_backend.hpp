@@ -36,9 +36,11 @@ struct CudaBackendOptions {
   double resident_fraction = 0.75;
   // Precomputed multiples per base for resident bases (1: none). Costs m × the base array.
   unsigned precompute = 1;
-  // Points per pass of a resident MSM context (0: 2^25). A pass's work buffers (digits, sort,
-  // buckets) scale with it — about 8 GiB for G1 at 2^24 — and the bases do not; all resident
-  // contexts share one work area (MsmWorkspace), as large as the largest of them needs.
+  // Points per pass of a resident MSM context (0: 2^25), halved (down to 2^22) while the context
+  // would not fit `resident_fraction` of the budget. A pass's work buffers (digits, sort, buckets)
+  // scale with it — about 7 GiB for G1 at 2^24, 13 GiB at 2^25 — and the bases do not; all resident
+  // contexts share one work area (MsmWorkspace), as large as the largest of them needs, which the
+  // H stage borrows for its vectors.
   size_t resident_pass_points = 0;
   // Host threads copying pageable host memory into the pinned staging slots (HostStager);
   // 0: half the hardware threads, at most 8.
