@@ -53,7 +53,7 @@ struct EngineBenchArgs {
   unsigned winning = 0;
   unsigned winning_log_domain = 20;
   unsigned synthesis_workers = 2;
-  unsigned synthesis_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
+  unsigned synthesis_threads = 0;  // 0: the engine's choice (engine::auto_synthesis_threads)
   unsigned partitions_ahead = 0;
   unsigned express_synthesis_workers = 1;
   double shared_bases_fraction = 0.6;
@@ -262,6 +262,13 @@ int bench_engine(const EngineBenchArgs& args) {
   if (!devices) return fail(devices.message());
   const std::string backend = devices->backend;
   const std::vector<engine::DeviceDescriptor> descs = devices->set.devices;
+  unsigned synthesis_threads = args.synthesis_threads;
+  if (synthesis_threads == 0) {
+    size_t device_workers = 0;
+    for (const auto& d : descs) device_workers += d.workers;
+    synthesis_threads = engine::auto_synthesis_threads(std::thread::hardware_concurrency(),
+                                                       args.synthesis_workers, device_workers);
+  }
 
   const auto porep_spec = synthetic_spec(args.log_domain, args.seed);
   const auto winning_spec = synthetic_spec(args.winning_log_domain, args.seed + 1);
@@ -269,9 +276,9 @@ int bench_engine(const EngineBenchArgs& args) {
   {
     cpu::ThreadPool pool(0);
     std::fprintf(stderr, "  making fake keys (2^%u, 2^%u) ...\n", args.log_domain, args.winning_log_domain);
-    porep_key = make_key(porep_spec, args.synthesis_threads, pool);
+    porep_key = make_key(porep_spec, synthesis_threads, pool);
     if (!porep_key) return fail("porep key: " + porep_key.message());
-    winning_key = make_key(winning_spec, args.synthesis_threads, pool);
+    winning_key = make_key(winning_spec, synthesis_threads, pool);
     if (!winning_key) return fail("winning key: " + winning_key.message());
   }
   const uint64_t key_bytes = key_host_bytes(*porep_key->key) + key_host_bytes(*winning_key->key);
@@ -305,7 +312,7 @@ int bench_engine(const EngineBenchArgs& args) {
   config.devices = std::move(devices->set);
   config.host_memory_budget = *host_budget;
   config.synthesis_workers = args.synthesis_workers;
-  config.synthesis_threads = args.synthesis_threads;
+  config.synthesis_threads = synthesis_threads;
   config.max_partitions_ahead = args.partitions_ahead;
   config.express_synthesis_workers = args.express_synthesis_workers;
   config.keys["porep"] = porep_key->key;
@@ -512,7 +519,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"vram_budget", *vram_budget},
       {"host_budget", *host_budget},
       {"synthesis_workers", args.synthesis_workers},
-      {"synthesis_threads", args.synthesis_threads},
+      {"synthesis_threads", synthesis_threads},
       {"partitions_ahead", args.partitions_ahead},
       {"express_synthesis_workers", args.express_synthesis_workers},
       {"shared_bases_fraction", args.shared_bases_fraction},
@@ -581,7 +588,8 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->capture_default_str();
   cmd->add_option("--synthesis-workers", args->synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str();
-  cmd->add_option("--synthesis-threads", args->synthesis_threads, "Threads per synthesis")
+  cmd->add_option("--synthesis-threads", args->synthesis_threads,
+                  "Threads per synthesis (0: hardware threads less 2 per device worker, shared)")
       ->capture_default_str();
   cmd->add_option("--partitions-ahead", args->partitions_ahead,
                   "Partitions synthesized ahead of the devices (0: synthesis + device workers)")

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 
 #include "engine/engine_impl.hpp"
 
@@ -31,6 +32,13 @@ uint64_t default_host_budget() {
 }
 
 }  // namespace
+
+unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers,
+                                size_t device_workers) {
+  const size_t reserved = 2 * device_workers;
+  if (synthesis_workers == 0 || hardware_threads <= reserved) return 1;
+  return std::max(1u, unsigned((hardware_threads - reserved) / synthesis_workers));
+}
 
 // ------------------------------------------------------------------ lifetime
 
@@ -76,6 +84,9 @@ Status Engine::Impl::start() {
                                         config.trusted_params, log, config.devices.pin_host);
   size_t device_workers = 0;
   for (const auto& d : config.devices.devices) device_workers += d.workers;
+  if (config.synthesis_threads == 0)
+    config.synthesis_threads =
+        auto_synthesis_threads(std::thread::hardware_concurrency(), config.synthesis_workers, device_workers);
   partitions_ahead =
       config.max_partitions_ahead ? config.max_partitions_ahead : config.synthesis_workers + device_workers;
   // By default as many idle sets as partitions can be in flight, so that none is freed (and
@@ -92,9 +103,10 @@ Status Engine::Impl::start() {
     journal = std::move(*j);
     if (auto st = resume_from_journal(); !st) return st;
   }
-  log->info("event=engine_started host_budget={} devices={} synthesis_workers={} journal={}", host_bytes,
-            devices.size(), config.synthesis_workers,
-            config.journal_path.empty() ? "none" : config.journal_path);
+  log->info(
+      "event=engine_started host_budget={} devices={} synthesis_workers={} synthesis_threads={} journal={}",
+      host_bytes, devices.size(), config.synthesis_workers, config.synthesis_threads,
+      config.journal_path.empty() ? "none" : config.journal_path);
   for (unsigned n = 0; n < config.synthesis_workers + config.express_synthesis_workers; ++n)
     threads_.emplace_back(
         [this, n, express = n >= config.synthesis_workers] { synthesis_worker(n, express); });

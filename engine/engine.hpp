@@ -53,6 +53,12 @@ struct EngineEvent {
 };
 const char* to_string(EngineEvent::Type t);
 
+// Threads per synthesis when the configuration leaves it to the engine: the host's hardware threads
+// less two for each device worker, shared by the synthesis workers, at least one. The device
+// workers' host steps (launches, syncs, the pairing check) need cores: on one H200 with 16 cores and
+// two workers, 16 synthesis threads made each proof 5-7 % slower than 12 did (docs/BENCHMARKS.md).
+unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers, size_t device_workers);
+
 struct EngineConfig {
   // SQLite journal; empty: none (queued jobs are lost on restart).
   std::string journal_path;
@@ -60,7 +66,8 @@ struct EngineConfig {
 
   uint64_t host_memory_budget = 0;  // bytes for partitions and parameter sets; 0: 3/4 of physical RAM
   unsigned synthesis_workers = 2;   // partitions synthesized at once (memory permitting)
-  unsigned synthesis_threads = 1;   // threads each synthesis may use where it runs in parallel
+  // Threads each synthesis may use where it runs in parallel; 0: auto_synthesis_threads.
+  unsigned synthesis_threads = 0;
   // More synthesis workers that take only HIGH and CRITICAL partitions (WindowPoSt, WinningPoSt), so
   // a PoSt never waits for PoRep partitions' synthesis to end: the ordinary workers are all busy
   // for seconds at a time under a PoRep load. Idle otherwise.

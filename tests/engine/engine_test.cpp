@@ -121,6 +121,20 @@ TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   EXPECT_EQ(done->state, JobState::done) << done->error;
 }
 
+TEST(Engine, LeavesCoresToTheDeviceWorkersWhenItPicksSynthesisThreads) {
+  // 16 hardware threads, 2 synthesis workers, 2 device workers: 4 left to the device workers and 6
+  // for each synthesis (the measured best on one H200 with 16 cores).
+  EXPECT_EQ(engine::auto_synthesis_threads(16, 2, 2), 6u);
+  EXPECT_EQ(engine::auto_synthesis_threads(96, 2, 4), 44u);
+  EXPECT_EQ(engine::auto_synthesis_threads(17, 2, 2), 6u);  // rounds down
+  // Never none: too few cores, no hardware count (0), or no synthesis workers.
+  EXPECT_EQ(engine::auto_synthesis_threads(4, 2, 2), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(2, 1, 4), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(0, 2, 1), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(8, 0, 1), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(8, 1, 0), 8u);
+}
+
 TEST(Engine, BadRequestsAreClearErrors) {
   auto engine = make_engine(cpu_config());
   JobRequest empty;
