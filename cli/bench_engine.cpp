@@ -56,6 +56,7 @@ struct EngineBenchArgs {
   unsigned synthesis_threads = 0;  // 0: the engine's choice (engine::auto_synthesis_threads)
   unsigned partitions_ahead = 0;
   unsigned express_synthesis_workers = 1;
+  uint32_t express_workers_per_gpu = 1;
   double shared_bases_fraction = 0.6;
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
@@ -201,6 +202,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.vram_budget = vram_budget;
     o.workers = args.workers_per_gpu;
     o.shared_bases_fraction = args.shared_bases_fraction;
+    o.express_workers = args.express_workers_per_gpu;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
     if (args.backend == "cuda") return set.error();
@@ -216,7 +218,8 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
   const unsigned threads = std::max(1u, hw / (count * args.workers_per_gpu));
   // Logical devices have no memory of their own: without a budget, one that never binds.
   const uint64_t budget = vram_budget ? vram_budget : uint64_t(1) << 40;
-  return DeviceChoice{"cpu", engine::cpu_devices(count, args.workers_per_gpu, budget, threads)};
+  return DeviceChoice{
+      "cpu", engine::cpu_devices(count, args.workers_per_gpu, budget, threads, args.express_workers_per_gpu)};
 }
 
 // Waits for a job to finish, however long it takes.
@@ -522,6 +525,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"synthesis_threads", synthesis_threads},
       {"partitions_ahead", args.partitions_ahead},
       {"express_synthesis_workers", args.express_synthesis_workers},
+      {"express_workers_per_device", args.express_workers_per_gpu},
       {"shared_bases_fraction", args.shared_bases_fraction},
       {"presynthesized", args.presynthesized},
       {"log_domain", args.log_domain},
@@ -599,6 +603,10 @@ void add_bench_engine(CLI::App* bench, int& status) {
          "cuda, several workers per GPU: share of its budget for one shared copy of the resident bases "
          "(0: each worker keeps its own)")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option(
+         "--express-workers-per-gpu", args->express_workers_per_gpu,
+         "Device workers per device for HIGH and CRITICAL partitions of at most 2^24 (the WinningPoSt jobs)")
       ->capture_default_str();
   cmd->add_option("--express-synthesis-workers", args->express_synthesis_workers,
                   "Synthesis workers kept for HIGH and CRITICAL partitions (the WinningPoSt jobs)")

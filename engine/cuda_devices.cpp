@@ -14,15 +14,18 @@
 
 namespace cuzk::engine {
 
-DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options) {
+DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options,
+                                uint32_t express) {
   DeviceSplit d;
   const uint32_t w = std::max<uint32_t>(1, workers);
-  d.per_worker = budget / w;
+  d.per_express_worker = express ? std::min(options.express_worker_bytes, budget / 8 / express) : 0;
+  const uint64_t for_express = uint64_t(express) * d.per_express_worker;
+  d.per_worker = (budget - for_express) / w;
   if (w < 2 || options.shared_bases_fraction <= 0 || options.shared_bases_fraction >= 1) return d;
   const uint64_t store = uint64_t(double(budget) * options.shared_bases_fraction);
   const uint64_t each = (budget - store) / w;
-  if (each < options.min_worker_bytes) return d;
-  d.shared_bases = store;
+  if (each < options.min_worker_bytes || store <= 2 * for_express) return d;
+  d.shared_bases = store - for_express;  // the express shares come out of the store
   d.per_worker = each;
   return d;
 }
@@ -56,7 +59,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     if (budget > free_bytes)
       return make_error("cuda: device " + std::to_string(index) + " has " + std::to_string(free_bytes >> 20) +
                         " MiB free, less than the budget of " + std::to_string(budget >> 20) + " MiB");
-    set.devices.push_back({index, budget, workers});
+    set.devices.push_back({index, budget, workers, options.express_workers, options.express_max_domain});
   }
   // Each worker plans within its share; the engine reserves exactly that share for a partition.
   // A device's shared store is made with its first worker's backend.
@@ -66,11 +69,11 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   };
   auto stores = std::make_shared<Stores>();
   set.factory = [options, stores](const DeviceDescriptor& d,
-                                  uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
-    const DeviceSplit split = split_device_budget(d.memory_budget, d.workers, options);
+                                  uint32_t worker) -> Result<std::unique_ptr<ComputeBackend>> {
+    const DeviceSplit split = split_device_budget(d.memory_budget, d.workers, options, d.express_workers);
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
-    o.vram_budget = split.per_worker;
+    o.vram_budget = worker < d.workers ? split.per_worker : split.per_express_worker;
     o.resident_pass_points = options.resident_pass_points;
     if (split.shared_bases) {
       std::lock_guard lock(stores->mu);
@@ -104,11 +107,12 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     if (!pinned) return pinned.error();
     return std::shared_ptr<void>(std::make_shared<cuda::PinnedRange>(std::move(*pinned)));
   };
-  set.planner = [budgets = set.devices, options](const PlanShape&) -> uint64_t {
+  set.planner = [budgets = set.devices, options](const PlanShape& shape) -> uint64_t {
     uint64_t smallest = UINT64_MAX;
-    for (const auto& d : budgets)
-      smallest =
-          std::min<uint64_t>(smallest, split_device_budget(d.memory_budget, d.workers, options).per_worker);
+    for (const auto& d : budgets) {
+      const DeviceSplit split = split_device_budget(d.memory_budget, d.workers, options, d.express_workers);
+      smallest = std::min<uint64_t>(smallest, shape.express ? split.per_express_worker : split.per_worker);
+    }
     return smallest;
   };
   return set;

@@ -35,17 +35,27 @@ struct CudaDeviceOptions {
   // worker keeps its own resident bases within its share).
   double shared_bases_fraction = 0.6;
   uint64_t min_worker_bytes = uint64_t(20) << 30;
+  // Express workers per device (DeviceDescriptor::express_workers), each with a share of
+  // `express_worker_bytes` (at most an eighth of the device's budget): taken from the shared
+  // bases' store where there is one, so the ordinary workers keep their shares, else from the
+  // budget before it is split among them.
+  uint32_t express_workers = 1;
+  uint64_t express_worker_bytes = uint64_t(8) << 30;
+  uint64_t express_max_domain = uint64_t(1) << 24;
   // Points per pass of resident MSMs (0: the backend's default, 2^25, halved while a context
   // would not fit the worker's resident share).
   size_t resident_pass_points = 0;
 };
 
-// The store size and per-worker budget cuda_devices gives a device of `budget` bytes and `workers`.
+// The store size and per-worker budgets cuda_devices gives a device of `budget` bytes, `workers`
+// ordinary workers and `express` express workers.
 struct DeviceSplit {
   uint64_t shared_bases = 0;  // 0: none
   uint64_t per_worker = 0;
+  uint64_t per_express_worker = 0;
 };
-DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options);
+DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options,
+                                uint32_t express = 0);
 
 // Fails when no device is found or a listed index does not exist.
 Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options);

@@ -46,9 +46,10 @@ uint64_t default_plan_bytes(const PlanShape& s) {
   return ntt + bases + scalars + buckets;
 }
 
-DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, unsigned threads_per_worker) {
+DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, unsigned threads_per_worker,
+                      uint32_t express_workers) {
   DeviceSet set;
-  for (uint32_t i = 0; i < count; ++i) set.devices.push_back({i, memory_budget, workers});
+  for (uint32_t i = 0; i < count; ++i) set.devices.push_back({i, memory_budget, workers, express_workers});
   set.factory = [threads_per_worker](const DeviceDescriptor& d,
                                      uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
     return std::unique_ptr<ComputeBackend>(new OwnedCpuBackend(threads_per_worker, d.index));

@@ -24,6 +24,14 @@ struct DeviceDescriptor {
   uint32_t index = 0;          // the device ordinal workers are pinned to
   uint64_t memory_budget = 0;  // bytes the engine may reserve on it (may be below its real size)
   uint32_t workers = 1;        // workers pinned to it; they share the budget
+  // More workers that take only HIGH and CRITICAL partitions (WindowPoSt, WinningPoSt), so that a
+  // PoSt never waits for a PoRep partition's proof to end when every ordinary worker is busy (each
+  // takes seconds). They prove beside the ordinary workers, within their own (smaller) share;
+  // the factory and planner see them as workers `workers`, `workers + 1`, ... Idle otherwise.
+  uint32_t express_workers = 0;
+  // The largest NTT domain an express worker takes: a WinningPoSt (2^22-2^23) is quick in its small
+  // share; a 2^27 WindowPoSt partition waits for an ordinary worker, which proves it faster.
+  uint64_t express_max_domain = uint64_t(1) << 24;
 };
 
 // What a partition's device stage works on, for planning its memory.
@@ -32,6 +40,7 @@ struct PlanShape {
   uint64_t h_points = 0, l_points = 0, a_points = 0, b_g1_points = 0, b_g2_points = 0;
   bool params_resident = false;  // the parameter set's points are already on the device
   uint32_t attempt = 0;          // 0 first; a planner may choose smaller chunks on a retry
+  bool express = false;          // for an express worker (DeviceDescriptor::express_workers)
 };
 
 // Peak device bytes of the stage. A GPU backend supplies its own.
@@ -87,6 +96,6 @@ struct DeviceSet {
 // over its own pool of `threads_per_worker` threads (1: inline on the worker; 0: one per
 // hardware thread).
 DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget,
-                      unsigned threads_per_worker = 1);
+                      unsigned threads_per_worker = 1, uint32_t express_workers = 0);
 
 }  // namespace cuzk::engine

@@ -111,7 +111,7 @@ Status Engine::Impl::start() {
     threads_.emplace_back(
         [this, n, express = n >= config.synthesis_workers] { synthesis_worker(n, express); });
   for (auto& dev : devices)
-    for (uint32_t w = 0; w < dev->desc.workers; ++w)
+    for (uint32_t w = 0; w < dev->desc.workers + dev->desc.express_workers; ++w)
       threads_.emplace_back([this, d = dev.get(), w] { device_worker(*d, w); });
   return {};
 }
@@ -333,6 +333,7 @@ EngineStatus Engine::Impl::status() {
     DeviceStatus ds;
     ds.index = d->desc.index;
     ds.workers = d->desc.workers;
+    ds.express_workers = d->desc.express_workers;
     ds.busy_workers = d->busy;
     ds.memory_budget = d->budget->capacity();
     ds.memory_reserved = d->budget->reserved();

@@ -87,6 +87,7 @@ struct Engine::Impl {
 
   // workers.cpp
   void synthesis_worker(unsigned n, bool express);
+  // `worker` ≥ dev.desc.workers: an express worker (DeviceDescriptor::express_workers).
   void device_worker(DeviceState& dev, uint32_t worker);
   bool synthesize(WorkPtr item, unsigned n);  // true: queued for a device (synthesizing_ moved on)
   bool may_synthesize_locked() const;         // mu_ held: EngineConfig::max_partitions_ahead

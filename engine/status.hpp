@@ -12,7 +12,8 @@ namespace cuzk::engine {
 
 struct DeviceStatus {
   uint32_t index = 0;
-  uint32_t workers = 0, busy_workers = 0;
+  uint32_t workers = 0, busy_workers = 0;  // busy: ordinary and express
+  uint32_t express_workers = 0;            // besides `workers`, for HIGH and CRITICAL partitions only
   uint64_t memory_budget = 0, memory_reserved = 0;
   uint32_t reservations = 0;  // live, parameter residencies included
   uint64_t proofs_done = 0, failures = 0;

@@ -136,6 +136,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
 // ------------------------------------------------------------------ devices
 
 void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
+  const bool express = worker >= dev.desc.workers;
   const std::string name = "gpu" + std::to_string(dev.desc.index) + "." + std::to_string(worker);
   auto backend = config.devices.factory(dev.desc, worker);
   if (!backend) {
@@ -155,7 +156,8 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
           dev.last_error});
     return;
   }
-  log->info("worker={} device={} event=worker_started backend={}", name, dev.desc.index, (*backend)->name());
+  log->info("worker={} device={} event=worker_started express={} backend={}", name, dev.desc.index, express,
+            (*backend)->name());
 
   std::unique_lock lock(mu_);
   for (;;) {
@@ -167,6 +169,9 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
       if (dev.quarantined) return false;
       const size_t healthy = healthy_devices_locked();
       eligible = std::find_if(device_queue_.begin(), device_queue_.end(), [&](const auto& e) {
+        if (express && (e.second->job->priority < Priority::high ||
+                        e.second->params->shape.domain_size > dev.desc.express_max_domain))
+          return false;
         const auto& failed = e.second->failed_on;
         if (!failed.count(dev.desc.index)) return true;
         size_t failed_healthy = 0;
@@ -199,6 +204,7 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
 
   PlanShape shape = item->params->shape;
   shape.attempt = item->attempt;
+  shape.express = worker >= dev.desc.workers;
   shape.params_resident = params->make_resident(item->params, dev.desc.index);
   const uint64_t plan = config.devices.planner(shape);
   auto vram = dev.budget->acquire(

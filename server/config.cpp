@@ -221,6 +221,8 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
     CUZK_TRY_STATUS(dv.get_string("backend", c.backend));
     CUZK_TRY_STATUS(dv.get_uint("cpu_threads_per_worker", c.cpu_threads_per_worker));
     CUZK_TRY_STATUS(dv.get_fraction("shared_bases_fraction", c.shared_bases_fraction));
+    CUZK_TRY_STATUS(dv.get_uint("express_workers", c.express_workers));
+    CUZK_TRY_STATUS(dv.get_uint("express_max_log_domain", c.express_max_log_domain));
     if (t->contains("device")) {
       const auto* arr = t->get("device")->as_array();
       if (!arr || !arr->is_array_of_tables())
@@ -365,6 +367,8 @@ Status resolve(DaemonConfig& c) {
     if (d.workers == 0) return make_error("device " + std::to_string(d.index) + " has no workers");
   }
   if (c.synthesis_workers == 0) return make_error("synthesis_workers must be at least 1");
+  if (c.express_max_log_domain < 1 || c.express_max_log_domain > 32)
+    return make_error("express_max_log_domain must be between 1 and 32");
   if (c.max_attempts == 0) return make_error("max_attempts must be at least 1");
   static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "critical", "off"};
   if (!levels.count(c.log_level)) return make_error("unknown log level " + c.log_level);

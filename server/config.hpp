@@ -54,6 +54,10 @@ struct DaemonConfig {
   // cuda: share of a device's budget for the resident bases its workers share, where it has several
   // workers and each keeps at least 20 GiB beside it; 0: each worker keeps its own.
   double shared_bases_fraction = 0.6;
+  // Workers per device that take only HIGH and CRITICAL partitions of at most 2^express_max_log_domain
+  // (a WinningPoSt never waits for a PoRep proof to end); cuda: each in a share of at most 8 GiB.
+  uint32_t express_workers = 1;
+  uint32_t express_max_log_domain = 24;
   std::vector<DeviceConfig> devices{DeviceConfig{}};
 
   // [params]

@@ -21,7 +21,8 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
     set = engine::cpu_devices(1, 1, kCpuDefaultBudget, config.cpu_threads_per_worker);
     set.devices.clear();
     for (const auto& d : config.devices)
-      set.devices.push_back({d.index, d.vram_budget ? d.vram_budget : kCpuDefaultBudget, d.workers});
+      set.devices.push_back({d.index, d.vram_budget ? d.vram_budget : kCpuDefaultBudget, d.workers,
+                             config.express_workers, uint64_t(1) << config.express_max_log_domain});
   } else if (config.backend == "cuda") {
 #if CUZK_SERVER_CUDA
     // One CudaBackend per worker, bound to its device by index, planning within its share of the
@@ -32,6 +33,8 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
       o.per_device.push_back({d.index, d.vram_budget, d.workers});
     }
     o.shared_bases_fraction = config.shared_bases_fraction;
+    o.express_workers = config.express_workers;
+    o.express_max_domain = uint64_t(1) << config.express_max_log_domain;
     auto found = engine::cuda_devices(o);
     if (!found) return found.error();
     set = std::move(*found);

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "engine/fault_injection.hpp"
 #include "groth16/keys.hpp"
 
 #include "tests/engine/test_util.hpp"
@@ -258,6 +259,59 @@ TEST(Engine, ExpressSynthesisWorkersTakeOnlyHighPriorityPartitions) {
   }
   EXPECT_EQ(most_normal, 1);
   EXPECT_EQ(admitted_winning, 1);
+}
+
+// An express device worker (DeviceDescriptor::express_workers) proves a WinningPoSt while the
+// ordinary worker is busy with PoRep partitions (slowed here: every device call sleeps first), and
+// never takes a NORMAL partition.
+TEST(Engine, AnExpressDeviceWorkerProvesAPoStWhileTheOthersAreBusy) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.devices = cpu_devices(1, 1, uint64_t(1) << 30, 1, /*express_workers=*/1);
+  c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor& d, uint32_t worker) {
+    FaultPlan p;
+    if (worker < d.workers) p.delay = std::chrono::milliseconds(40);
+    return p;
+  });
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  EXPECT_EQ(engine->status().devices.at(0).express_workers, 1u);
+  const JobId porep = *engine->submit(tiny_job(JobKind::porep_c2));
+  while (events.count(EngineEvent::Type::proving, porep) == 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auto winning = engine->submit(tiny_job(JobKind::winning_post));
+  ASSERT_TRUE(winning.ok());
+  auto r = engine->await(*winning, kLongWait);
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r, *tiny_key());
+  // Ten slowed PoRep partitions, one at a time: the WinningPoSt did not wait for them.
+  EXPECT_LT(events.count(EngineEvent::Type::partition_done, porep), 10u);
+  ASSERT_EQ(engine->await(porep, kLongWait)->state, JobState::done);
+  for (const auto& e : events.events()) {
+    if (e.type == EngineEvent::Type::proving) {
+      EXPECT_EQ(e.worker, e.job == *winning ? 1 : 0) << "job " << e.job << " partition " << e.partition;
+    }
+  }
+}
+
+// A PoSt partition larger than express_max_domain waits for an ordinary worker.
+TEST(Engine, ExpressDeviceWorkersLeaveLargePartitionsToTheOthers) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.devices = cpu_devices(1, 1, uint64_t(1) << 30, 1, /*express_workers=*/1);
+  c.devices.devices[0].express_max_domain = 32;  // the tiny circuit's domain is 64
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  auto winning = engine->submit(tiny_job(JobKind::winning_post));
+  ASSERT_TRUE(winning.ok());
+  auto r = engine->await(*winning, kLongWait);
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r, *tiny_key());
+  for (const auto& e : events.events()) {
+    if (e.type == EngineEvent::Type::proving) {
+      EXPECT_EQ(e.worker, 0);
+    }
+  }
 }
 
 TEST(Engine, CancelsQueuedAndRunningJobs) {

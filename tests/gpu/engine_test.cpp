@@ -45,6 +45,30 @@ TEST(GpuEngine, ADeviceBudgetIsSplitIntoSharedBasesAndWorkerShares) {
   EXPECT_EQ(split_device_budget(140 * gib, o.workers, o).shared_bases, 0u);
 }
 
+// An express worker's share comes out of the store where there is one (the ordinary workers keep
+// theirs), else out of the budget before the ordinary workers split it; at most an eighth.
+TEST(GpuEngine, ExpressWorkersTakeTheirShareFromTheStoreFirst) {
+  CudaDeviceOptions o;
+  const uint64_t gib = uint64_t(1) << 30;
+  o.workers = 2;
+  const DeviceSplit plain = split_device_budget(140 * gib, 2, o);
+  DeviceSplit d = split_device_budget(140 * gib, 2, o, 1);
+  EXPECT_EQ(d.per_express_worker, 8 * gib);
+  EXPECT_EQ(d.per_worker, plain.per_worker);
+  EXPECT_EQ(d.shared_bases, plain.shared_bases - 8 * gib);
+  EXPECT_LE(d.shared_bases + 2 * d.per_worker + d.per_express_worker, 140 * gib);
+  d = split_device_budget(16 * gib, 2, o, 1);  // no store: an eighth of the budget, the rest halved
+  EXPECT_EQ(d.shared_bases, 0u);
+  EXPECT_EQ(d.per_express_worker, 2 * gib);
+  EXPECT_EQ(d.per_worker, 7 * gib);
+  d = split_device_budget(140 * gib, 1, o, 2);  // one ordinary worker, two express
+  EXPECT_EQ(d.per_express_worker, 8 * gib);
+  EXPECT_EQ(d.per_worker, 124 * gib);
+  d = split_device_budget(140 * gib, 2, o, 0);
+  EXPECT_EQ(d.per_express_worker, 0u);
+  EXPECT_EQ(d.per_worker, plain.per_worker);
+}
+
 TEST(GpuEngine, PooledBuffersArePinnedForTheDevice) {
   CUZK_REQUIRE_GPU();
   auto devices = one_device(1);
