@@ -25,6 +25,7 @@ std::string status_to_json(const EngineStatus& s) {
   for (const auto& d : s.devices)
     j["devices"].push_back({{"index", d.index},
                             {"workers", d.workers},
+                            {"express_workers", d.express_workers},
                             {"busy_workers", d.busy_workers},
                             {"memory_budget", d.memory_budget},
                             {"memory_reserved", d.memory_reserved},

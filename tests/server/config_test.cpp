@@ -42,6 +42,8 @@ trusted_params = true
 [devices]
 backend = "cpu"
 shared_bases_fraction = 0.5
+express_workers = 2
+express_max_log_domain = 23
 [[devices.device]]
 index = 0
 vram_budget = "20G"
@@ -68,6 +70,8 @@ preload = ["/a.params", "/b.params"]
   EXPECT_EQ(*c.idle_buffer_sets, 0u);
   EXPECT_TRUE(c.trusted_params);
   EXPECT_EQ(c.shared_bases_fraction, 0.5);
+  EXPECT_EQ(c.express_workers, 2u);
+  EXPECT_EQ(c.express_max_log_domain, 23u);
   ASSERT_EQ(c.devices.size(), 2u);
   EXPECT_EQ(c.devices[0].vram_budget, uint64_t(20) << 30);
   EXPECT_EQ(c.devices[0].workers, 2u);
@@ -157,6 +161,13 @@ TEST(ServerConfig, ResolveChecksConsistency) {
     DaemonConfig c;
     c.devices = {DeviceConfig{0, 0, 1}, DeviceConfig{0, 0, 1}};
     EXPECT_FALSE(resolve(c).ok());  // a device twice
+  }
+  for (uint32_t log : {0u, 33u}) {
+    DaemonConfig c;
+    c.express_max_log_domain = log;
+    const auto st = resolve(c);
+    ASSERT_FALSE(st.ok()) << log;
+    EXPECT_NE(st.message().find("express_max_log_domain"), std::string::npos) << st.message();
   }
   {
     DaemonConfig c;
