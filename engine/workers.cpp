@@ -139,6 +139,12 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
   const bool express = worker >= dev.desc.workers;
   const std::string name = "gpu" + std::to_string(dev.desc.index) + "." + std::to_string(worker);
   auto backend = config.devices.factory(dev.desc, worker);
+  if (!backend && express) {
+    // The device's ordinary workers still serve PoSt partitions, only not ahead of running ones.
+    log->warn("worker={} device={} event=express_worker_unavailable reason=\"{}\"", name, dev.desc.index,
+              backend.message());
+    return;
+  }
   if (!backend) {
     std::vector<std::shared_ptr<JobRecord>> closed;
     std::vector<WorkPtr> drop;

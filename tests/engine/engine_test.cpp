@@ -294,6 +294,30 @@ TEST(Engine, AnExpressDeviceWorkerProvesAPoStWhileTheOthersAreBusy) {
   }
 }
 
+// An express worker whose backend cannot be made (no room on a small card) leaves the device in
+// service: its ordinary workers prove everything.
+TEST(Engine, AnExpressWorkerWithoutABackendDoesNotTakeItsDeviceDown) {
+  auto c = cpu_config(1, 1);
+  c.devices = cpu_devices(1, 1, uint64_t(1) << 30, 1, /*express_workers=*/1);
+  c.devices.factory = [inner = c.devices.factory](
+                          const DeviceDescriptor& d,
+                          uint32_t worker) -> Result<std::unique_ptr<ComputeBackend>> {
+    if (worker >= d.workers) return make_error("no room for an express worker");
+    return inner(d, worker);
+  };
+  auto engine = make_engine(std::move(c));
+  const JobId porep = *engine->submit(tiny_job(JobKind::porep_c2));
+  const JobId winning = *engine->submit(tiny_job(JobKind::winning_post));
+  for (JobId id : {porep, winning}) {
+    auto r = engine->await(id, kLongWait);
+    ASSERT_TRUE(r.ok());
+    expect_verifies(*r, *tiny_key());
+  }
+  const auto s = engine->status();
+  EXPECT_FALSE(s.devices.at(0).quarantined);
+  EXPECT_EQ(s.devices.at(0).proofs_done, 11u);
+}
+
 // A PoSt partition larger than express_max_domain waits for an ordinary worker.
 TEST(Engine, ExpressDeviceWorkersLeaveLargePartitionsToTheOthers) {
   EventLog events;
