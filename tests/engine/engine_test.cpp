@@ -23,6 +23,18 @@ std::unique_ptr<Engine> make_engine(EngineConfig c) {
   return e.ok() ? std::move(*e) : nullptr;
 }
 
+// Submits a tiny WinningPoSt, waits for it and checks its proof; its id (0 if it never finished).
+JobId prove_winning_post(Engine& engine) {
+  auto id = engine.submit(tiny_job(JobKind::winning_post));
+  EXPECT_TRUE(id.ok()) << id.message();
+  if (!id) return 0;
+  auto r = engine.await(*id, kLongWait);
+  EXPECT_TRUE(r.ok()) << r.message();
+  if (!r) return 0;
+  expect_verifies(*r, *tiny_key());
+  return *id;
+}
+
 TEST(Engine, ProvesAJobOfEveryKind) {
   auto engine = make_engine(cpu_config(1, 2));
   ASSERT_TRUE(engine);
@@ -216,11 +228,8 @@ TEST(Engine, WinningPostIsNotStuckBehindPoRep) {
   while (events.count(EngineEvent::Type::partition_done) < 2)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   const size_t before = events.count(EngineEvent::Type::partition_done);
-  auto winning = engine->submit(tiny_job(JobKind::winning_post));
-  ASSERT_TRUE(winning.ok());
-  auto r = engine->await(*winning, kLongWait);
-  ASSERT_TRUE(r.ok());
-  expect_verifies(*r, *tiny_key());
+  const JobId winning = prove_winning_post(*engine);
+  ASSERT_NE(winning, 0u);
   // Only PoRep partitions already admitted (at most 3 by memory), and the one the synthesis worker
   // may hold while it waits for memory, can finish before it; 28 were still to go.
   const size_t after = events.count(EngineEvent::Type::partition_done);
@@ -242,15 +251,12 @@ TEST(Engine, ExpressSynthesisWorkersTakeOnlyHighPriorityPartitions) {
   for (int i = 0; i < 2; ++i) porep.push_back(*engine->submit(tiny_job(JobKind::porep_c2)));
   while (events.count(EngineEvent::Type::partition_done) < 3)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  auto winning = engine->submit(tiny_job(JobKind::winning_post));
-  ASSERT_TRUE(winning.ok());
-  auto r = engine->await(*winning, kLongWait);
-  ASSERT_TRUE(r.ok());
-  expect_verifies(*r, *tiny_key());
+  const JobId winning = prove_winning_post(*engine);
+  ASSERT_NE(winning, 0u);
   for (JobId id : porep) EXPECT_EQ(engine->await(id, kLongWait)->state, JobState::done);
   int normal = 0, most_normal = 0, admitted_winning = 0;
   for (const auto& e : events.events()) {
-    if (e.job == *winning) {
+    if (e.job == winning) {
       admitted_winning += e.type == EngineEvent::Type::admitted;
       continue;
     }
@@ -279,17 +285,14 @@ TEST(Engine, AnExpressDeviceWorkerProvesAPoStWhileTheOthersAreBusy) {
   const JobId porep = *engine->submit(tiny_job(JobKind::porep_c2));
   while (events.count(EngineEvent::Type::proving, porep) == 0)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  auto winning = engine->submit(tiny_job(JobKind::winning_post));
-  ASSERT_TRUE(winning.ok());
-  auto r = engine->await(*winning, kLongWait);
-  ASSERT_TRUE(r.ok());
-  expect_verifies(*r, *tiny_key());
+  const JobId winning = prove_winning_post(*engine);
+  ASSERT_NE(winning, 0u);
   // Ten slowed PoRep partitions, one at a time: the WinningPoSt did not wait for them.
   EXPECT_LT(events.count(EngineEvent::Type::partition_done, porep), 10u);
   ASSERT_EQ(engine->await(porep, kLongWait)->state, JobState::done);
   for (const auto& e : events.events()) {
     if (e.type == EngineEvent::Type::proving) {
-      EXPECT_EQ(e.worker, e.job == *winning ? 1 : 0) << "job " << e.job << " partition " << e.partition;
+      EXPECT_EQ(e.worker, e.job == winning ? 1 : 0) << "job " << e.job << " partition " << e.partition;
     }
   }
 }
@@ -326,11 +329,8 @@ TEST(Engine, ExpressDeviceWorkersLeaveLargePartitionsToTheOthers) {
   c.devices.devices[0].express_max_domain = 32;  // the tiny circuit's domain is 64
   c.observer = events.observer();
   auto engine = make_engine(std::move(c));
-  auto winning = engine->submit(tiny_job(JobKind::winning_post));
-  ASSERT_TRUE(winning.ok());
-  auto r = engine->await(*winning, kLongWait);
-  ASSERT_TRUE(r.ok());
-  expect_verifies(*r, *tiny_key());
+  const JobId winning = prove_winning_post(*engine);
+  ASSERT_NE(winning, 0u);
   for (const auto& e : events.events()) {
     if (e.type == EngineEvent::Type::proving) {
       EXPECT_EQ(e.worker, 0);
