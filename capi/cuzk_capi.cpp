@@ -128,6 +128,7 @@ Result<DeviceSet> cuda_device_set(const cuzk_engine_config& c) {
   o.vram_budget = c.device_memory_budget;
   o.workers = c.workers_per_device;
   o.shared_bases_fraction = c.shared_bases_fraction;
+  o.express_workers = c.express_workers_per_device;
   return cuda_devices(o);
 }
 #else
@@ -158,7 +159,7 @@ void cuzk_engine_config_init(cuzk_engine_config* c) {
   if (!c) return;
   std::memset(c, 0, sizeof(*c));
   c->synthesis_workers = 2;
-  c->synthesis_threads = 1;
+  c->synthesis_threads = 0;
   c->backend = "cpu";
   c->num_devices = 1;
   c->workers_per_device = 1;
@@ -172,6 +173,7 @@ void cuzk_engine_config_init(cuzk_engine_config* c) {
   c->idle_buffer_sets = -1;
   c->express_synthesis_workers = 1;
   c->shared_bases_fraction = 0.6;
+  c->express_workers_per_device = 1;
 }
 
 cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuzk_error* err) {
@@ -194,8 +196,9 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     config.express_synthesis_workers = c->express_synthesis_workers;
     config.idle_buffer_sets = c->idle_buffer_sets < 0 ? -1 : c->idle_buffer_sets;
     if (backend == "cpu") {
-      config.devices = cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,
-                                   c->threads_per_worker ? c->threads_per_worker : 0);
+      config.devices =
+          cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,
+                      c->threads_per_worker ? c->threads_per_worker : 0, c->express_workers_per_device);
     } else {
       auto gpus = cuda_device_set(*c);
       if (!gpus) return fail(err, CUZK_ERR_FAILED, gpus.message());

@@ -81,7 +81,8 @@ typedef struct cuzk_engine_config {
   const char* journal_path;           /* SQLite journal; NULL or "": none (jobs do not survive a restart) */
   uint64_t host_memory_budget;        /* bytes; 0: 3/4 of physical memory */
   uint32_t synthesis_workers;         /* partitions synthesized at once */
-  uint32_t synthesis_threads;         /* threads per synthesis */
+  uint32_t synthesis_threads;         /* threads per synthesis; 0: hardware threads less 2 per device
+                                         worker, shared by the synthesis workers (the default) */
   const char* backend;                /* "cpu", or "cuda" when libcuzk was built with CUDA */
   uint32_t num_devices;               /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
   uint32_t workers_per_device;        /* workers pinned to each device (by index) */
@@ -100,6 +101,9 @@ typedef struct cuzk_engine_config {
   double shared_bases_fraction;       /* "cuda", several workers per GPU: share of its budget for one copy
                                          of the resident bases they share, where each worker keeps at
                                          least 20 GiB; 0: each keeps its own (default 0.6) */
+  uint32_t express_workers_per_device; /* more workers per device for HIGH and CRITICAL partitions of at
+                                          most 2^24 (a WinningPoSt never waits for a PoRep proof to end);
+                                          "cuda": each in a share of at most 8 GiB (default 1) */
 } cuzk_engine_config;
 
 /* Per-job timings in milliseconds; stage times are summed over partitions. */

@@ -206,6 +206,7 @@ TEST(CApi, ProvesAndReportsErrors) {
   ASSERT_EQ(cuzk_status_json(h.e, &status, &err), CUZK_OK);
   EXPECT_NE(std::string(status).find("\"jobs\""), std::string::npos);
   EXPECT_NE(std::string(status).find("\"partition_buffers\""), std::string::npos);
+  EXPECT_NE(std::string(status).find("\"express_workers\":1"), std::string::npos) << status;
   cuzk_string_free(status);
 }
 
