@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,10 +36,6 @@ struct HRequest {
   unsigned log_n = 0;
   RootConvention convention = RootConvention::bellman;
   HMode mode = HMode::divide_by_z_on_coset;
-  // Called once, before the backend first writes to a, b or c in host memory (so the caller may
-  // still read them until then, e.g. to check a·b = c while the device works); an error from it
-  // ends the call with that error.
-  std::function<Status()> before_writing_inputs;
   // Constraint rows to check before any transform: a_j·b_j = c_j for j < check_rows (0: none). A
   // failing row ends the call with cpu::unsatisfied_row_error (a bad-input error naming the first).
   // A device backend checks where it already holds the vectors.

@@ -45,7 +45,7 @@ void parallel_assign(std::vector<Fr>& dst, const std::vector<Fr>& src, unsigned 
 
 // A copy of the caller's partition, into `out` (lent buffers, when they are large enough).
 void from_synthesized(const r1cs::Assignment& in, unsigned threads, uint64_t domain, r1cs::Assignment& out) {
-  // Room for the prover's padding (check_assignment bounds the rows by the domain): the vectors
+  // Room for the prover's padding (check_assignment_shape bounds the rows by the domain): the vectors
   // are copied once and never reallocated.
   for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(domain);
   out.aux_assignment.reserve(in.aux_assignment.size());

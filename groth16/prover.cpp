@@ -1,12 +1,7 @@
 #include "groth16/prover.hpp"
 
-#include <algorithm>
 #include <chrono>
-#include <functional>
-#include <future>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
@@ -70,7 +65,7 @@ Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
 }
 
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
-                          std::function<Status()> before_writing_inputs, size_t check_rows) {
+                          size_t check_rows) {
   const size_t n = pk.domain_size;
   for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
   HRequest rq;
@@ -80,7 +75,6 @@ Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBac
   rq.log_n = log2_exact(n);
   rq.convention = pk.convention;
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
-  rq.before_writing_inputs = std::move(before_writing_inputs);
   rq.check_rows = check_rows;
   CUZK_TRY_STATUS(backend.compute_h(rq));
   if (pk.h_query == HQuery::z_over_delta) as.a.resize(n - 1);  // deg h ≤ n − 2
@@ -115,7 +109,7 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
   // a·b = c is checked by the backend before it transforms the vectors (on the device where it has
   // them there), unless the caller has checked the rows already.
   const size_t rows = as.a.size();
-  const Status h = compute_h_in_place(pk, as, backend, {}, options.rows_checked ? 0 : rows);
+  const Status h = compute_h_in_place(pk, as, backend, options.rows_checked ? 0 : rows);
   CUZK_TRY_STATUS(h);
   lap(tm.h_ms);
 

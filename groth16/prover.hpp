@@ -5,8 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <optional>
 
 #include "backend/compute.hpp"
 #include "backend/cpu/thread_pool.hpp"
@@ -29,9 +27,9 @@ struct ProofRandomness {
 // place: a, b and c are the NTT buffers (padded to the domain within their capacity) and the
 // scalars are left in assignment.a. b and c keep their storage but not their contents, so a caller
 // that pooled the three buffers (pinned ones, say) gets them back.
-// `before_writing_inputs` and `check_rows` as in HRequest.
+// `check_rows` as in HRequest.
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
-                          std::function<Status()> before_writing_inputs = {}, size_t check_rows = 0);
+                          size_t check_rows = 0);
 
 // Checks that the assignment fits the key (counts and densities) and satisfies a·b = c on every
 // row, before any work is done.
@@ -50,8 +48,8 @@ struct ProofTimings {
 
 struct ProveOptions {
   ProofTimings* timings = nullptr;  // receives the stage times when given
-  // The caller has already run check_assignment on this assignment (the engine does at synthesis):
-  // the prover skips its own pass over the rows, which would only repeat it.
+  // The caller has already run check_assignment on this assignment: the prover skips the backend's
+  // pass over the rows, which would only repeat it.
   bool rows_checked = false;
 };
 

@@ -11,10 +11,9 @@ Status CpuBackend::compute_h(const HRequest& rq) {
   if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
     return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(rq.log_n) + " values");
   if (rq.check_rows > n) return make_error("compute_h: more rows to check than a holds");
-  CUZK_TRY_STATUS(check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
+  CUZK_TRY_STATUS(check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows, pool_));
   auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
   if (!domain) return domain.error();
-  if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());  // transforms run in place
   // Evaluations on the domain → coefficients → evaluations on the coset (g·ω^j or ω_2n·ω^j).
   const auto to_coset = [&](std::span<Fr> v) -> Status {
     CUZK_TRY_STATUS(domain->inverse(v, pool_));

@@ -1,29 +1,25 @@
 #include "backend/cpu/row_check.hpp"
 
-#include <algorithm>
+#include <atomic>
 #include <string>
-#include <thread>
-#include <vector>
 
 namespace cuzk::cpu {
 
-std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
-  const size_t n = rows;
-  const size_t threads =
-      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), n / 65536 + 1));
-  std::vector<size_t> first(threads, n);
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      for (size_t j = n * t / threads, e = n * (t + 1) / threads; j < e; ++j)
-        if (a[j] * b[j] != c[j]) {
-          first[t] = j;
-          return;
+std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows,
+                                            ThreadPool& pool) {
+  std::atomic<size_t> first{rows};
+  pool.for_ranges(rows, 65536, [&](size_t begin, size_t end) {
+    // A range past a failing row already found has nothing to add.
+    for (size_t j = begin; j < end && j < first.load(std::memory_order_relaxed); ++j)
+      if (a[j] * b[j] != c[j]) {
+        size_t seen = first.load(std::memory_order_relaxed);
+        while (j < seen && !first.compare_exchange_weak(seen, j, std::memory_order_relaxed)) {
         }
-    });
-  for (auto& th : pool) th.join();
-  const size_t j = *std::min_element(first.begin(), first.end());
-  return j < n ? std::optional<size_t>(j) : std::nullopt;
+        return;
+      }
+  });
+  const size_t j = first.load();
+  return j < rows ? std::optional<size_t>(j) : std::nullopt;
 }
 
 Error unsatisfied_row_error(size_t row) {
@@ -31,8 +27,8 @@ Error unsatisfied_row_error(size_t row) {
                           " (a·b ≠ c)");
 }
 
-Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows) {
-  if (auto bad = first_unsatisfied_row(a, b, c, rows)) return unsatisfied_row_error(*bad);
+Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows, ThreadPool& pool) {
+  if (auto bad = first_unsatisfied_row(a, b, c, rows, pool)) return unsatisfied_row_error(*bad);
   return Status::Ok();
 }
 

@@ -6,19 +6,22 @@
 #include <cstddef>
 #include <optional>
 
+#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cpu {
 
-// The first j < rows with a_j·b_j ≠ c_j, on all cores (one multiplication per row: 130 M at PoRep
-// size is seconds on one core).
-std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows);
+// The first j < rows with a_j·b_j ≠ c_j, on `pool` (one multiplication per row: 130 M at PoRep size
+// is seconds on one core).
+std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows,
+                                            ThreadPool& pool = ThreadPool::shared());
 
 // The error for a witness whose row `row` fails (a bad input, not a fault of the machine).
 Error unsatisfied_row_error(size_t row);
 
 // Ok, or unsatisfied_row_error of the first failing row.
-Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows);
+Status check_rows(const Fr* a, const Fr* b, const Fr* c, size_t rows,
+                  ThreadPool& pool = ThreadPool::shared());
 
 }  // namespace cuzk::cpu

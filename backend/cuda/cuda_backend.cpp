@@ -363,7 +363,6 @@ struct CudaBackend::Impl {
         CUZK_TRY_STATUS(mul_sub_scale(s, *a, nullptr, *c, z, n));
         CUZK_TRY_STATUS(bit_reverse(s, *a, log_n));
         CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
-        if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
         return down(rq.a.data(), *a, n * sizeof(Fr));
       }
       CUZK_TRY_STATUS(to_coset(*c));
@@ -372,7 +371,6 @@ struct CudaBackend::Impl {
       // b and c through the one device vector, back to host memory as coset evaluations. Without
       // room for all three on the device, the rows are checked on the host.
       CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
-      if (rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
       for (std::span<Fr> v : {rq.b, rq.c}) {
         CUZK_TRY_STATUS(up(*a, v.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(to_coset(*a));
@@ -395,7 +393,6 @@ struct CudaBackend::Impl {
     if (rq.mode == HMode::divide_by_z_on_coset)
       CUZK_TRY_STATUS(ntt->coset_inverse(s, *a, *coset, NttOrder::natural, NttOrder::natural));
     CUZK_TRY_STATUS(verdict.read(s));
-    if (!lean && rq.before_writing_inputs) CUZK_TRY_STATUS(rq.before_writing_inputs());
     return down(rq.a.data(), *a, n * sizeof(Fr));
   }
 
