@@ -54,6 +54,7 @@ struct EngineBenchArgs {
   unsigned winning_log_domain = 20;
   unsigned synthesis_workers = 2;
   unsigned synthesis_threads = 0;  // 0: the engine's choice (engine::auto_synthesis_threads)
+  int synthesis_nice = engine::EngineConfig{}.synthesis_nice;
   unsigned partitions_ahead = 0;
   unsigned express_synthesis_workers = 1;
   uint32_t express_workers_per_gpu = 1;
@@ -266,12 +267,9 @@ int bench_engine(const EngineBenchArgs& args) {
   const std::string backend = devices->backend;
   const std::vector<engine::DeviceDescriptor> descs = devices->set.devices;
   unsigned synthesis_threads = args.synthesis_threads;
-  if (synthesis_threads == 0) {
-    size_t device_workers = 0;
-    for (const auto& d : descs) device_workers += d.workers;
-    synthesis_threads = engine::auto_synthesis_threads(std::thread::hardware_concurrency(),
-                                                       args.synthesis_workers, device_workers);
-  }
+  if (synthesis_threads == 0)
+    synthesis_threads =
+        engine::auto_synthesis_threads(std::thread::hardware_concurrency(), args.synthesis_workers);
 
   const auto porep_spec = synthetic_spec(args.log_domain, args.seed);
   const auto winning_spec = synthetic_spec(args.winning_log_domain, args.seed + 1);
@@ -316,6 +314,7 @@ int bench_engine(const EngineBenchArgs& args) {
   config.host_memory_budget = *host_budget;
   config.synthesis_workers = args.synthesis_workers;
   config.synthesis_threads = synthesis_threads;
+  config.synthesis_nice = args.synthesis_nice;
   config.max_partitions_ahead = args.partitions_ahead;
   config.express_synthesis_workers = args.express_synthesis_workers;
   config.keys["porep"] = porep_key->key;
@@ -523,6 +522,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"host_budget", *host_budget},
       {"synthesis_workers", args.synthesis_workers},
       {"synthesis_threads", synthesis_threads},
+      {"synthesis_nice", args.synthesis_nice},
       {"partitions_ahead", args.partitions_ahead},
       {"express_synthesis_workers", args.express_synthesis_workers},
       {"express_workers_per_device", args.express_workers_per_gpu},
@@ -594,6 +594,11 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->capture_default_str();
   cmd->add_option("--synthesis-threads", args->synthesis_threads,
                   "Threads per synthesis (0: hardware threads less 2 per device worker, shared)")
+      ->capture_default_str();
+  cmd->add_option(
+         "--synthesis-nice", args->synthesis_nice,
+         "Nice increment of the synthesis threads (0: none), so they yield cores to the device workers")
+      ->check(CLI::Range(0, 19))
       ->capture_default_str();
   cmd->add_option("--partitions-ahead", args->partitions_ahead,
                   "Partitions synthesized ahead of the devices (0: synthesis + device workers)")

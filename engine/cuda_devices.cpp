@@ -74,6 +74,8 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
     o.vram_budget = worker < d.workers ? split.per_worker : split.per_express_worker;
+    // An express worker proves a WinningPoSt beside PoRep proofs: its kernels go first on the SMs.
+    o.high_priority = worker >= d.workers;
     o.resident_pass_points = options.resident_pass_points;
     if (split.shared_bases) {
       std::lock_guard lock(stores->mu);

@@ -33,11 +33,9 @@ uint64_t default_host_budget() {
 
 }  // namespace
 
-unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers,
-                                size_t device_workers) {
-  const size_t reserved = 2 * device_workers;
-  if (synthesis_workers == 0 || hardware_threads <= reserved) return 1;
-  return std::max(1u, unsigned((hardware_threads - reserved) / synthesis_workers));
+unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers) {
+  if (synthesis_workers == 0) return 1;
+  return std::max(1u, hardware_threads / synthesis_workers);
 }
 
 // ------------------------------------------------------------------ lifetime
@@ -86,7 +84,7 @@ Status Engine::Impl::start() {
   for (const auto& d : config.devices.devices) device_workers += d.workers;
   if (config.synthesis_threads == 0)
     config.synthesis_threads =
-        auto_synthesis_threads(std::thread::hardware_concurrency(), config.synthesis_workers, device_workers);
+        auto_synthesis_threads(std::thread::hardware_concurrency(), config.synthesis_workers);
   partitions_ahead =
       config.max_partitions_ahead ? config.max_partitions_ahead : config.synthesis_workers + device_workers;
   // By default as many idle sets as partitions can be in flight, so that none is freed (and

@@ -54,10 +54,9 @@ struct EngineEvent {
 const char* to_string(EngineEvent::Type t);
 
 // Threads per synthesis when the configuration leaves it to the engine: the host's hardware threads
-// less two for each device worker, shared by the synthesis workers, at least one. The device
-// workers' host steps (launches, syncs, the pairing check) need cores: on one H200 with 16 cores and
-// two workers, 16 synthesis threads made each proof 5-7 % slower than 12 did (docs/BENCHMARKS.md).
-unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers, size_t device_workers);
+// shared by the synthesis workers, at least one. Synthesis runs niced (EngineConfig::synthesis_nice),
+// so the device workers' host steps still get cores when they need them.
+unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers);
 
 struct EngineConfig {
   // SQLite journal; empty: none (queued jobs are lost on restart).
@@ -68,6 +67,9 @@ struct EngineConfig {
   unsigned synthesis_workers = 2;   // partitions synthesized at once (memory permitting)
   // Threads each synthesis may use where it runs in parallel; 0: auto_synthesis_threads.
   unsigned synthesis_threads = 0;
+  // Nice increment of the ordinary synthesis workers' threads (and those they start), 0..19: they
+  // yield cores to the device workers' host steps. 0: same priority. Express synthesis is not niced.
+  int synthesis_nice = 10;
   // More synthesis workers that take only HIGH and CRITICAL partitions (WindowPoSt, WinningPoSt), so
   // a PoSt never waits for PoRep partitions' synthesis to end: the ordinary workers are all busy
   // for seconds at a time under a PoRep load. Idle otherwise.

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "engine/engine_impl.hpp"
+#include "engine/thread_priority.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 
@@ -33,6 +34,13 @@ void Engine::Impl::synthesis_worker(unsigned n, bool express) {
     return !synth_queue_.empty() &&
            (!express || synth_queue_.begin()->second->job->priority >= Priority::high);
   };
+  // Ordinary synthesis runs niced: it may use every core, and still yields them at once to the
+  // device workers' host steps (uploads, launches, the pairing check) when those need them. With
+  // no such yielding, threads left idle for them were the better trade when the GPU was the bound
+  // and the worse one when synthesis was (docs/BENCHMARKS.md, eighth session).
+  if (!express && config.synthesis_nice > 0)
+    if (auto st = lower_thread_priority(config.synthesis_nice); !st.ok())
+      log->warn("worker=synth{} event=synthesis_nice_failed reason=\"{}\"", n, st.message());
   std::unique_lock lock(mu_);
   for (;;) {
     work_cv_.wait(lock, [&] { return stopping_ || (!paused_ && takes() && may_synthesize_locked()); });

@@ -200,6 +200,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   CUZK_TRY_STATUS(e.get_size("host_memory_budget", c.host_memory_budget));
   CUZK_TRY_STATUS(e.get_uint("synthesis_workers", c.synthesis_workers));
   CUZK_TRY_STATUS(e.get_uint("synthesis_threads", c.synthesis_threads));
+  CUZK_TRY_STATUS(e.get_uint("synthesis_nice", c.synthesis_nice));
   CUZK_TRY_STATUS(e.get_uint("express_synthesis_workers", c.express_synthesis_workers));
   CUZK_TRY_STATUS(e.get_uint("max_partitions_ahead", c.max_partitions_ahead));
   if (*engine && (*engine)->contains("idle_buffer_sets")) {
@@ -367,6 +368,7 @@ Status resolve(DaemonConfig& c) {
     if (d.workers == 0) return make_error("device " + std::to_string(d.index) + " has no workers");
   }
   if (c.synthesis_workers == 0) return make_error("synthesis_workers must be at least 1");
+  if (c.synthesis_nice > 19) return make_error("synthesis_nice must be between 0 and 19");
   if (c.express_max_log_domain < 1 || c.express_max_log_domain > 32)
     return make_error("express_max_log_domain must be between 1 and 32");
   if (c.max_attempts == 0) return make_error("max_attempts must be at least 1");

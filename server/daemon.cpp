@@ -58,6 +58,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.host_memory_budget = c.host_memory_budget;
   ec.synthesis_workers = c.synthesis_workers;
   ec.synthesis_threads = c.synthesis_threads;
+  ec.synthesis_nice = int(c.synthesis_nice);
   ec.express_synthesis_workers = c.express_synthesis_workers;
   ec.max_partitions_ahead = c.max_partitions_ahead;
   if (c.idle_buffer_sets) ec.idle_buffer_sets = int(*c.idle_buffer_sets);

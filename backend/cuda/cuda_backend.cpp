@@ -770,14 +770,15 @@ Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaBackendOption
                       " given to a backend of device " + std::to_string(options.device));
   if (options.shared_bases && options.precompute != 1)
     return make_error("cuda: shared bases are not precomputed (precompute must be 1)");
-  auto stream = Stream::create(options.device);
+  const auto priority = options.high_priority ? StreamPriority::high : StreamPriority::normal;
+  auto stream = Stream::create(options.device, priority);
   if (!stream) return stream.error();
   StagerOptions so;
   so.threads = options.staging_threads ? options.staging_threads
                                        : std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
   auto stager = HostStager::create(options.device, so);
   if (!stager) return stager.error();
-  auto copy_stream = Stream::create(options.device);
+  auto copy_stream = Stream::create(options.device, priority);
   if (!copy_stream) return copy_stream.error();
   cudaEvent_t uploaded = nullptr;
   CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&uploaded, cudaEventDisableTiming), "cudaEventCreate"));

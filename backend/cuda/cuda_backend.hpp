@@ -49,6 +49,9 @@ struct CudaBackendOptions {
   // bases then live there, outside `vram_budget`, which holds this worker's work area and stages.
   // nullptr: this backend keeps its own bases within `resident_fraction` of its budget.
   std::shared_ptr<DeviceBases> shared_bases;
+  // The backend's streams (compute and copy) at high priority: an express worker's kernels then
+  // take SMs ahead of the ordinary workers' as their blocks finish, instead of queueing behind them.
+  bool high_priority = false;
 };
 
 // What an MSM's scalars look like: the share that are 0 (no digit) and 1 (one digit). Witness vectors

@@ -38,12 +38,22 @@ DeviceGuard::~DeviceGuard() {
 }
 
 // ---------------------------------------------------------------- Stream
-Result<Stream> Stream::create(int device) {
+Result<Stream> Stream::create(int device, StreamPriority priority) {
   auto g = DeviceGuard::enter(device);
   if (!g) return g.error();
+  int least = 0, greatest = 0;
+  CUZK_TRY_STATUS(
+      check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange"));
+  const int p = priority == StreamPriority::high ? greatest : least;
   cudaStream_t s = nullptr;
-  CUZK_TRY_STATUS(check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"));
+  CUZK_TRY_STATUS(check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, p), "cudaStreamCreate"));
   return Stream(device, s);
+}
+
+Result<int> Stream::priority() const {
+  int p = 0;
+  CUZK_TRY_STATUS(check(cudaStreamGetPriority(s_, &p), "cudaStreamGetPriority"));
+  return p;
 }
 
 Stream& Stream::operator=(Stream&& o) noexcept {

@@ -38,9 +38,14 @@ class DeviceGuard {
 };
 
 // A non-blocking stream owned by one device.
+// A stream's scheduling priority. The block scheduler starts blocks of a high-priority stream's
+// kernels before those of normal streams as SMs free up, so a short kernel beside a long one need
+// not wait for the long one's blocks to drain (an express worker's WinningPoSt beside PoRep MSMs).
+enum class StreamPriority { normal, high };
+
 class Stream {
  public:
-  static Result<Stream> create(int device);
+  static Result<Stream> create(int device, StreamPriority priority = StreamPriority::normal);
   Stream(Stream&& o) noexcept : device_(o.device_), s_(std::exchange(o.s_, nullptr)) {}
   Stream& operator=(Stream&& o) noexcept;
   Stream(const Stream&) = delete;
@@ -48,6 +53,8 @@ class Stream {
 
   int device() const { return device_; }
   cudaStream_t get() const { return s_; }
+  // The stream's priority as CUDA numbers it (lower is more urgent; 0 is the default).
+  Result<int> priority() const;
   Status synchronize() const;
 
  private:

@@ -81,8 +81,8 @@ typedef struct cuzk_engine_config {
   const char* journal_path;           /* SQLite journal; NULL or "": none (jobs do not survive a restart) */
   uint64_t host_memory_budget;        /* bytes; 0: 3/4 of physical memory */
   uint32_t synthesis_workers;         /* partitions synthesized at once */
-  uint32_t synthesis_threads;         /* threads per synthesis; 0: hardware threads less 2 per device
-                                         worker, shared by the synthesis workers (the default) */
+  uint32_t synthesis_threads;         /* threads per synthesis; 0: the hardware threads, shared by the
+                                         synthesis workers (the default); synthesis runs niced (+10) */
   const char* backend;                /* "cpu", or "cuda" when libcuzk was built with CUDA */
   uint32_t num_devices;               /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
   uint32_t workers_per_device;        /* workers pinned to each device (by index) */

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "engine/fault_injection.hpp"
+#include "engine/thread_priority.hpp"
 #include "groth16/keys.hpp"
 
 #include "tests/engine/test_util.hpp"
@@ -134,18 +135,37 @@ TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   EXPECT_EQ(done->state, JobState::done) << done->error;
 }
 
-TEST(Engine, LeavesCoresToTheDeviceWorkersWhenItPicksSynthesisThreads) {
-  // 16 hardware threads, 2 synthesis workers, 2 device workers: 4 left to the device workers and 6
-  // for each synthesis (the measured best on one H200 with 16 cores).
-  EXPECT_EQ(engine::auto_synthesis_threads(16, 2, 2), 6u);
-  EXPECT_EQ(engine::auto_synthesis_threads(96, 2, 4), 44u);
-  EXPECT_EQ(engine::auto_synthesis_threads(17, 2, 2), 6u);  // rounds down
-  // Never none: too few cores, no hardware count (0), or no synthesis workers.
-  EXPECT_EQ(engine::auto_synthesis_threads(4, 2, 2), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(2, 1, 4), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(0, 2, 1), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(8, 0, 1), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(8, 1, 0), 8u);
+TEST(Engine, SharesTheHardwareThreadsAmongSynthesisWorkers) {
+  EXPECT_EQ(engine::auto_synthesis_threads(16, 2), 8u);
+  EXPECT_EQ(engine::auto_synthesis_threads(96, 3), 32u);
+  EXPECT_EQ(engine::auto_synthesis_threads(17, 2), 8u);  // rounds down
+  // Never none: fewer threads than workers, no hardware count (0), or no synthesis workers.
+  EXPECT_EQ(engine::auto_synthesis_threads(1, 2), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(0, 2), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(8, 0), 1u);
+}
+
+// Synthesis lowers its thread's priority, and the threads a synthesis starts afterwards (synthetic
+// circuits, r1cs evaluation, copies: plain std::threads) run at that priority too: the property the
+// engine's niced synthesis rests on.
+TEST(Engine, ANicedThreadsChildrenInheritItsPriority) {
+  int before = 0, after = 0, child = 0;
+  Status st = Status::Ok();
+  std::thread t([&] {
+    before = engine::thread_nice();
+    st = engine::lower_thread_priority(3);
+    after = engine::thread_nice();
+    std::thread c([&] { child = engine::thread_nice(); });
+    c.join();
+  });
+  t.join();
+  ASSERT_TRUE(st.ok()) << st.message();
+#ifdef __linux__
+  EXPECT_EQ(after, std::min(19, before + 3));
+  EXPECT_EQ(child, after);
+  EXPECT_EQ(engine::thread_nice(), before);  // this thread is untouched
+#endif
+  EXPECT_TRUE(engine::lower_thread_priority(0).ok());
 }
 
 TEST(Engine, BadRequestsAreClearErrors) {

@@ -16,6 +16,7 @@ TEST(ServerConfig, TheDeployedExampleLoads) {
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(c.max_partitions_ahead, 0u);
   EXPECT_EQ(c.express_synthesis_workers, 1u);
+  EXPECT_EQ(c.synthesis_nice, 10u);
   EXPECT_FALSE(c.idle_buffer_sets.has_value());
 }
 
@@ -34,6 +35,7 @@ log_level = "debug"
 journal = "/var/lib/cuzk/journal.db"
 host_memory_budget = "96G"
 synthesis_workers = 4
+synthesis_nice = 5
 express_synthesis_workers = 2
 max_partitions_ahead = 3
 idle_buffer_sets = 0
@@ -64,6 +66,7 @@ preload = ["/a.params", "/b.params"]
   EXPECT_EQ(c.journal, "/var/lib/cuzk/journal.db");
   EXPECT_EQ(c.host_memory_budget, uint64_t(96) << 30);
   EXPECT_EQ(c.synthesis_workers, 4u);
+  EXPECT_EQ(c.synthesis_nice, 5u);
   EXPECT_EQ(c.express_synthesis_workers, 2u);
   EXPECT_EQ(c.max_partitions_ahead, 3u);
   ASSERT_TRUE(c.idle_buffer_sets.has_value());
@@ -161,6 +164,13 @@ TEST(ServerConfig, ResolveChecksConsistency) {
     DaemonConfig c;
     c.devices = {DeviceConfig{0, 0, 1}, DeviceConfig{0, 0, 1}};
     EXPECT_FALSE(resolve(c).ok());  // a device twice
+  }
+  {
+    DaemonConfig c;
+    c.synthesis_nice = 20;
+    const auto st = resolve(c);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("synthesis_nice"), std::string::npos) << st.message();
   }
   for (uint32_t log : {0u, 33u}) {
     DaemonConfig c;
