@@ -46,20 +46,18 @@ struct Layout {
   MsmPlan plan;
   DigitShape shape{};
   size_t max_points = 0;
-  size_t max_bases = 0;       // rows of a table (DigitShape::stride)
-  size_t entries = 0;         // E: (scalar, window) pairs per chunk, the most nonzero digits
-  size_t digit_blocks = 0;    // digits_kernel blocks of max_points scalars
-  size_t max_passes = 0;      // passes cut by digits (Msm::State::digit_passes), at most
-  uint32_t KZ = 0;            // buckets of all sets: keys are 0 .. KZ − 1 (zero digits are not sorted)
-  int key_bits = 0;           // radix sort width
-  uint32_t run = 0;           // L: points per item
-  size_t cap_a = 0;           // items, first round (and odd rounds)
-  size_t cap_b = 0;           // items, even rounds
-  uint32_t level0 = 0;        // per-set outputs of the reduction's first level (H / K0); 0: host only
-  uint32_t affine_batch = 0;  // items per thread of the batch-affine accumulation (0: XYZZ)
-  size_t affine_threads = 0;  // its most threads, whole blocks: the scratch holds B items of each
-  size_t words = 0;           // density words
-  size_t cub_bytes = 0;       // CUB scratch
+  size_t max_bases = 0;     // rows of a table (DigitShape::stride)
+  size_t entries = 0;       // E: (scalar, window) pairs per chunk, the most nonzero digits
+  size_t digit_blocks = 0;  // digits_kernel blocks of max_points scalars
+  size_t max_passes = 0;    // passes cut by digits (Msm::State::digit_passes), at most
+  uint32_t KZ = 0;          // buckets of all sets: keys are 0 .. KZ − 1 (zero digits are not sorted)
+  int key_bits = 0;         // radix sort width
+  uint32_t run = 0;         // L: points per item
+  size_t cap_a = 0;         // items, first round (and odd rounds)
+  size_t cap_b = 0;         // items, even rounds
+  uint32_t level0 = 0;      // per-set outputs of the reduction's first level (H / K0); 0: host only
+  size_t words = 0;         // density words
+  size_t cub_bytes = 0;     // CUB scratch
 };
 
 template <class Affine>
@@ -84,9 +82,6 @@ struct Work {
   DeviceSpan<Xyzz> buckets;
   DeviceSpan<uint32_t> item_len[2], item_ids[2];  // length-sorted schedule of the accumulation
   DeviceSpan<Xyzz> lvl_L, lvl_A[2], fold_tmp[2], lvl_sums;
-  // Batch-affine accumulation: x, y and running product of B items per thread, and their spans.
-  DeviceSpan<typename Affine::field> affine_scratch;
-  DeviceSpan<uint32_t> affine_spans;
 };
 
 inline constexpr size_t kWorkAlign = 256;
@@ -127,20 +122,11 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.key_bits = std::bit_width(L.KZ);
   L.entries = C * W;
   // Items are scheduled longest first, so a run can be long without idling the warp: by default about
-  // twice the mean bucket, which leaves most buckets one item (no merge) and splits heavy ones. The
-  // batch-affine accumulation wants more, shorter items (a thread takes B of them): about half the
-  // mean bucket.
-  if (cfg.affine_batch && sizeof(typename Affine::field) != 48)
-    return make_error("MSM: batch-affine accumulation is for G1 only");
-  const size_t mean_bucket = ceil_div(L.entries, L.KZ);
-  L.run = cfg.bucket_run     ? cfg.bucket_run
-          : cfg.affine_batch ? uint32_t(std::clamp<size_t>(std::bit_ceil(ceil_div(mean_bucket, 2)), 16, 512))
-                             : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * mean_bucket), 32, 512));
+  // twice the mean bucket, which leaves most buckets one item (no merge) and splits heavy ones.
+  L.run = cfg.bucket_run
+              ? cfg.bucket_run
+              : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
   L.cap_a = ceil_div(L.entries, L.run) + L.KZ + 1;
-  if (cfg.affine_batch) {
-    L.affine_batch = cfg.affine_batch;
-    L.affine_threads = ceil_div(ceil_div(L.cap_a, L.affine_batch), kSumBlock) * kSumBlock;
-  }
   L.cap_b = ceil_div(L.cap_a, kPartialRun) + L.KZ + 1;
   L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
   L.words = ceil_div(max_points, 64);
@@ -217,9 +203,6 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
     take(w.fold_tmp[b], std::max<size_t>(1, S * ceil_div(L.level0, 16)));
   }
   take(w.lvl_sums, S * kMaxLevels);
-  const size_t affine_items = size_t(L.affine_batch) * L.affine_threads;
-  take(w.affine_scratch, 3 * affine_items);
-  take(w.affine_spans, 2 * affine_items);
   return ceil_div(off, kWorkAlign) * kWorkAlign;
 }
 
@@ -232,7 +215,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   using W = msm_detail::Work<Affine>;
   using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::block_nnz, W::pass_bounds, W::keys,
       W::vals, W::cub_tmp, W::off_entries, W::counts, W::off_items, W::part, W::buckets, W::item_len,
-      W::item_ids, W::lvl_L, W::lvl_A, W::fold_tmp, W::lvl_sums, W::affine_scratch, W::affine_spans;
+      W::item_ids, W::lvl_L, W::lvl_A, W::fold_tmp, W::lvl_sums;
 
   int device = -1;
   msm_detail::Layout L;
@@ -497,25 +480,10 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
                         "cub::DeviceRadixSort::SortPairsDescending (items)"));
   const Affine* bases = streamed ? base_stage[stage].data() : bases_dev;
   CUZK_TRY_STATUS(mark(3, s));
-  const bool affine = L.affine_batch != 0;
-  if constexpr (sizeof(F) == 48) {
-    if (affine) {
-      // Items without the buckets' earlier sums: the merge adds those (merge_buckets_kernel's
-      // `accumulate`).
-      const uint32_t threads = uint32_t(ceil_div(items, L.affine_batch));
-      batch_affine_sum_kernel<Affine, Xyzz><<<grid_for(threads, B), B, 0, s.get()>>>(
-          off_entries.data(), off_items[0].data(), KZ, items, ib.Current(),
-          EntrySource<Affine>{vb.Current(), bases}, L.affine_batch, uint32_t(L.affine_threads),
-          affine_scratch.data(), affine_spans.data(), part[0].data());
-      CUZK_TRY_STATUS(check_launch("msm batch_affine_sum_kernel"));
-    }
-  }
-  if (!affine) {
-    segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
-        off_entries.data(), off_items[0].data(), KZ, items, ib.Current(),
-        EntrySource<Affine>{vb.Current(), bases}, buckets.data(), part[0].data());
-    CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
-  }
+  segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
+      off_entries.data(), off_items[0].data(), KZ, items, ib.Current(),
+      EntrySource<Affine>{vb.Current(), bases}, buckets.data(), part[0].data());
+  CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
   CUZK_TRY_STATUS(check(cudaEventRecord(consumed[stage], s.get()), "cudaEventRecord"));
   CUZK_TRY_STATUS(mark(4, s));
   CUZK_TRY_STATUS(s.synchronize());
@@ -549,8 +517,8 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
     most = (most + kPartialRun - 1) / kPartialRun;
   }
   CUZK_TRY_STATUS(mark(7, s));
-  merge_buckets_kernel<Xyzz><<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(),
-                                                                 buckets.data(), affine);
+  merge_buckets_kernel<Xyzz>
+      <<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(), buckets.data());
   CUZK_TRY_STATUS(check_launch("msm merge_buckets_kernel"));
   if (profile) {
     CUZK_TRY_STATUS(mark(5, s));

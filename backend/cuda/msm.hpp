@@ -66,10 +66,6 @@ struct MsmConfig {
   // The most bases set_bases will be given, when fewer than the scalars (density form: only the
   // present variables have bases); 0: as many as max_points. Sizes the tables.
   size_t max_bases = 0;
-  // Batch-affine accumulation (G1 only): each thread adds `affine_batch` items in step, in affine
-  // coordinates, one shared inversion per step (curve/affine_sum.hpp) instead of XYZZ mixed additions.
-  // 0: off. Costs a scratch of about 152 bytes per item (docs/MSM-NOTES.md, eighth session).
-  unsigned affine_batch = 0;
 };
 
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).

@@ -12,7 +12,6 @@
 #include <cstdint>
 
 #include "backend/cuda/msm.hpp"
-#include "curve/affine_sum.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cuda::msm_detail {
@@ -334,91 +333,16 @@ __global__ void __launch_bounds__(kSumBlock, kSumMinBlocks<Xyzz>)
   out[q] = acc;
 }
 
-// Batch-affine accumulation (MsmConfig::affine_batch = B, G1): thread t sums the items r = t·B ..
-// t·B + B − 1 of the length-sorted schedule together, one point of each per step, in affine
-// coordinates. A step's sums share one Fermat inversion (Montgomery's trick, curve/affine_sum.hpp):
-// about 5M + 1S each plus 1/B of the inversion, against the 8M + 2S of an XYZZ mixed addition. The
-// accumulators and running products live in `scratch` (x, y, product: 3 fields per item) and the
-// items' spans in `spans` (first entry, length), item-major ([b·T + t], T = `T` threads), so that a
-// warp's accesses coalesce. The items come longest first, so a thread's active items are always a
-// prefix of its B, which shrinks as the shorter ones end. out[q] is item q's sum, without the
-// bucket's earlier sum (the merge adds it).
-template <class Affine, class Xyzz>
-__global__ void __launch_bounds__(kSumBlock, 4)
-    batch_affine_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
-                            uint32_t KZ, uint32_t items, const uint32_t* __restrict__ order,
-                            EntrySource<Affine> src, uint32_t B, uint32_t T, typename Affine::field* scratch,
-                            uint32_t* spans, Xyzz* __restrict__ out) {
-  using F = typename Affine::field;
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= T || size_t(t) * B >= items) return;
-  const uint32_t r0 = t * B, nb = min(B, items - r0);
-  const size_t stride = size_t(B) * T;
-  F* ax = scratch;
-  F* ay = scratch + stride;
-  F* run = scratch + 2 * stride;
-  uint32_t* first = spans;
-  uint32_t* len = spans + stride;
-  const auto at = [&](uint32_t b) { return size_t(b) * T + t; };
-  uint32_t steps = 0;
-  for (uint32_t b = 0; b < nb; ++b) {
-    const uint32_t q = order[r0 + b];
-    const uint32_t k = segment_of(item_off, KZ + 1, q);
-    const uint32_t j = q - item_off[k], n_items = item_off[k + 1] - item_off[k];
-    const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
-    const uint32_t lo = s0 + uint32_t(uint64_t(n) * j / n_items);
-    const uint32_t hi = s0 + uint32_t(uint64_t(n) * (j + 1) / n_items);
-    first[at(b)] = lo;
-    len[at(b)] = hi - lo;
-    steps = max(steps, hi - lo);
-    ax[at(b)] = F::zero();  // infinity
-    ay[at(b)] = F::zero();
-  }
-  uint32_t active = nb;
-  for (uint32_t step = 0; step < steps; ++step) {
-    while (active > 0 && len[at(active - 1)] <= step) --active;
-    F prod = F::one();
-    bool any = false;
-    for (uint32_t b = 0; b < active; ++b) {
-      const Affine p = src.load(first[at(b)] + step);
-      const Affine a{ax[at(b)], ay[at(b)]};
-      F den;
-      if (!curve::needs_inverse(curve::affine_sum_kind(a, p, den))) continue;
-      run[at(b)] = prod;
-      prod *= den;
-      any = true;
-    }
-    F inv = any ? prod.inverse() : F::one();
-    for (uint32_t b = active; b-- > 0;) {
-      const Affine p = src.load(first[at(b)] + step);
-      const Affine a{ax[at(b)], ay[at(b)]};
-      F den;
-      const curve::AffineSum kind = curve::affine_sum_kind(a, p, den);
-      F di = F::one();
-      if (curve::needs_inverse(kind)) {
-        di = inv * run[at(b)];
-        inv *= den;
-      }
-      const Affine sum = curve::affine_sum_finish(kind, a, p, di);
-      ax[at(b)] = sum.x;
-      ay[at(b)] = sum.y;
-    }
-  }
-  for (uint32_t b = 0; b < nb; ++b) out[order[r0 + b]] = Xyzz(Affine{ax[at(b)], ay[at(b)]});
-}
-
 // buckets[k] = Σ parts[item_off[k] .. item_off[k+1]) for the k < KZ that have items: the first
-// item of each already started from the bucket (segment_sum_kernel's `init`), or, with
-// `accumulate` (the batch-affine items do not), the bucket is added here.
+// item of each already started from the bucket (segment_sum_kernel's `init`).
 template <class Xyzz>
 __global__ void merge_buckets_kernel(const uint32_t* __restrict__ item_off, uint32_t KZ,
-                                     const Xyzz* __restrict__ parts, Xyzz* __restrict__ buckets,
-                                     bool accumulate) {
+                                     const Xyzz* __restrict__ parts, Xyzz* __restrict__ buckets) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= KZ) return;
   const uint32_t b = item_off[k], e = item_off[k + 1];
   if (b == e) return;
-  Xyzz acc = accumulate ? p_add(buckets[k], parts[b]) : parts[b];
+  Xyzz acc = parts[b];
   for (uint32_t i = b + 1; i < e; ++i) acc = p_add(acc, parts[i]);
   buckets[k] = acc;
 }

@@ -6,7 +6,6 @@
 //                  [--profile]   (phase times of the last run, from events)
 //                  [--witness]   (scalars like a PoRep witness: 40 % zero, 40 % one, 20 % uniform)
 //                  [--chunk lg]  (points per pass: 2^lg, as a resident context in a proof uses)
-//                  [--affine B]  (G1: batch-affine accumulation, B items per thread)
 //
 // Points: 2^16 distinct random points [t0 + jδ]G spread by a random index over n slots (each slot
 // its own memory, so the gathers cost what distinct points cost). --check compares against the
@@ -176,8 +175,6 @@ int main(int argc, char** argv) {
       o.cfg.chunk_points = size_t(1) << next();
     else if (a == "--witness")
       o.witness = true;
-    else if (a == "--affine")
-      o.cfg.affine_batch = next();
     else
       sizes.push_back(unsigned(std::atoi(a.c_str())));
   }

@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "curve/affine_sum.hpp"
 #include "curve_test_util.hpp"
 
 namespace cuzk::test {
@@ -261,67 +260,6 @@ TYPED_TEST(GroupLaw, BatchToAffine) {
   std::vector<A> out(5, A::generator());
   curve::batch_to_affine(in.data(), out.data(), in.size());
   for (const A& a : out) EXPECT_TRUE(a.is_inf());
-}
-
-// Affine sums with one shared inversion (curve/affine_sum.hpp, the batch-affine MSM's step) against
-// Jacobian additions, over every case: infinity on either side or both, p = acc, p = −acc, distinct.
-TYPED_TEST(GroupLaw, AffineSumsShareOneInversion) {
-  using T = TypeParam;
-  using J = typename T::Jacobian;
-  using A = typename T::Affine;
-  using F = typename T::F;
-  Rng rng;
-  CUZK_SEED_TRACE(rng);
-  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(7), size_t(40)}) {
-    std::vector<A> acc(n), p(n);
-    for (size_t i = 0; i < n; ++i) {
-      acc[i] = random_point<T>(rng).to_affine();
-      switch (rng.u64() % 6) {
-        case 0:
-          p[i] = acc[i];  // doubling
-          break;
-        case 1:
-          p[i] = acc[i].neg();  // infinity
-          break;
-        case 2:
-          p[i] = A::infinity();
-          break;
-        case 3:
-          acc[i] = A::infinity();
-          p[i] = random_point<T>(rng).to_affine();
-          break;
-        case 4:
-          acc[i] = p[i] = A::infinity();
-          break;
-        default:
-          p[i] = random_point<T>(rng).to_affine();
-      }
-    }
-    std::vector<A> want(n);
-    for (size_t i = 0; i < n; ++i) want[i] = (J(acc[i]) + J(p[i])).to_affine();
-    std::vector<F> scratch(n);
-    curve::affine_sum_batch(acc.data(), p.data(), scratch.data(), n);
-    for (size_t i = 0; i < n; ++i) {
-      EXPECT_EQ(acc[i], want[i]) << "n " << n << " i " << i;
-      EXPECT_TRUE(acc[i].is_on_curve());
-    }
-  }
-  // A running sum by batches of one step each: Σ_{j<m} P_j for several independent sums.
-  const size_t sums = 9, steps = 12;
-  std::vector<A> acc(sums, A::infinity()), p(sums);
-  std::vector<J> want(sums, J::infinity());
-  std::vector<F> scratch(sums);
-  const A g = A::generator();
-  for (size_t s = 0; s < steps; ++s) {
-    for (size_t i = 0; i < sums; ++i) {
-      // Sum i adds the generator over and over when i is 0 (so P equals the sum at step 1, a
-      // doubling), its own negation at step 2 (infinity), and random points otherwise.
-      p[i] = i == 0 ? g : (s == 2 && i == 1 ? acc[i].neg() : random_point<T>(rng).to_affine());
-      want[i] = want[i] + J(p[i]);
-    }
-    curve::affine_sum_batch(acc.data(), p.data(), scratch.data(), sums);
-    for (size_t i = 0; i < sums; ++i) EXPECT_EQ(acc[i], want[i].to_affine()) << "step " << s << " sum " << i;
-  }
 }
 
 }  // namespace

@@ -240,60 +240,6 @@ TEST(GpuMsm, G1SpecialInputs) {
   CUZK_REQUIRE_GPU();
   special_inputs<G1Affine>();
 }
-
-// Batch-affine accumulation (MsmConfig::affine_batch): sizes, batch sizes from 1 (an inversion per
-// sum) to more items than some inputs have, items of one point, several passes (the merge adds the
-// earlier passes' buckets), heavy buckets (0/1 scalars: further rounds), and the special inputs:
-// repeated bases (doublings), P and −P (infinity), infinity bases.
-TEST(GpuMsm, G1BatchAffineMatchesCpu) {
-  CUZK_REQUIRE_GPU();
-  const uint64_t seed = gputest::test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> logs;
-  for (size_t n : {size_t(1), size_t(2), size_t(7), size_t(100), size_t(4097), size_t(65536 + 37)}) {
-    std::vector<G1Affine> bases = progression<G1Affine>(n, rng, &logs);
-    std::shuffle(bases.begin(), bases.end(), rng);
-    const std::vector<Fr> scalars = random_scalars(n, rng);
-    for (unsigned B : {1u, 3u, 256u}) {
-      Case c;
-      c.cfg.affine_batch = B;
-      expect_matches_cpu(bases, scalars, c, "n=" + std::to_string(n) + " B=" + std::to_string(B));
-    }
-    Case c;
-    c.cfg.affine_batch = 64;
-    c.cfg.bucket_run = 1;  // items of one point
-    expect_matches_cpu(bases, scalars, c, "n=" + std::to_string(n) + " items of one point");
-    c.cfg.bucket_run = 0;
-    c.cfg.chunk_points = std::max<size_t>(n / 3, 1);  // passes
-    c.scalars_at = Memory::device;
-    c.bases_at = Memory::device;
-    expect_matches_cpu(bases, scalars, c, "n=" + std::to_string(n) + " passes, device inputs");
-  }
-  const size_t n = 5000;
-  const auto bases = progression<G1Affine>(n, rng, &logs);
-  const auto random = random_scalars(n, rng);
-  Case c;
-  c.cfg.affine_batch = 32;
-  expect_matches_cpu(bases, std::vector<Fr>(n, Fr::one()), c, "all one");
-  std::vector<Fr> binary(n);
-  for (auto& x : binary) x = rng() % 2 ? Fr::one() : Fr::zero();
-  expect_matches_cpu(bases, binary, c, "0/1");
-  expect_matches_cpu(std::vector<G1Affine>(n, bases[7]), random, c, "one repeated base");
-  std::vector<G1Affine> holes = bases;
-  for (size_t i = 0; i < n; i += 3) holes[i] = G1Affine::infinity();
-  expect_matches_cpu(holes, random, c, "infinity bases");
-  std::vector<G1Affine> pm = bases;
-  for (size_t i = 1; i < n; i += 2) pm[i] = pm[i - 1].neg();
-  expect_matches_cpu(pm, std::vector<Fr>(n, Fr::one()), c, "P and -P");
-  std::vector<G1Affine> twice = bases;
-  for (size_t i = 1; i < n; i += 2) twice[i] = twice[i - 1];
-  expect_matches_cpu(twice, std::vector<Fr>(n, Fr::one()), c, "P and P");
-  // G2 has no batch-affine path: a clear error, not a wrong result.
-  MsmConfig g2;
-  g2.affine_batch = 8;
-  EXPECT_FALSE(Msm<G2Affine>::plan(100, g2).ok());
-}
 TEST(GpuMsm, G2SpecialInputs) {
   CUZK_REQUIRE_GPU();
   special_inputs<G2Affine>();
@@ -477,8 +423,8 @@ TEST(GpuMsm, SharedWorkspace) {
 // Large sizes: Σ s_i·[k_i]G == [Σ s_i·k_i]G with P_i drawn from a table of 2^16 known multiples
 // by a random index, so a wrong base index or sign shows w.h.p. Runs the precomputed and plain modes.
 template <class A>
-void discrete_log_check(size_t n, unsigned affine_batch = 0) {
-  SCOPED_TRACE("n=" + std::to_string(n) + " affine batch " + std::to_string(affine_batch));
+void discrete_log_check(size_t n) {
+  SCOPED_TRACE("n=" + std::to_string(n));
   std::mt19937_64 rng(gputest::test_seed() + n);
   std::vector<Fr> logs;
   const auto table = progression<A>(size_t(1) << 16, rng, &logs);
@@ -503,7 +449,6 @@ void discrete_log_check(size_t n, unsigned affine_batch = 0) {
   for (unsigned m : {0u, 1u}) {
     Case c;
     c.cfg.precompute = m;
-    c.cfg.affine_batch = affine_batch;
     c.scalars_at = Memory::device;
     c.bases_at = Memory::device;
     auto got = device_msm(bases, scalars, c);
@@ -515,7 +460,6 @@ TEST(GpuMsm, G1LargeSizes) {
   CUZK_REQUIRE_GPU();
   for (size_t n : {(size_t(1) << 18) + 3, size_t(1) << 20, (size_t(1) << 22)})
     discrete_log_check<G1Affine>(n);
-  discrete_log_check<G1Affine>(size_t(1) << 20, 256);  // batch-affine accumulation
 }
 TEST(GpuMsm, G2LargeSizes) {
   CUZK_REQUIRE_GPU();
