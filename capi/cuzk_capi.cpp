@@ -174,6 +174,7 @@ void cuzk_engine_config_init(cuzk_engine_config* c) {
   c->express_synthesis_workers = 1;
   c->shared_bases_fraction = 0.6;
   c->express_workers_per_device = 1;
+  c->synthesis_nice = 10;
 }
 
 cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuzk_error* err) {
@@ -185,6 +186,8 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "backend '" + backend + "' is not built into this library");
     if (!(c->shared_bases_fraction >= 0 && c->shared_bases_fraction <= 1))
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "shared_bases_fraction must be between 0 and 1");
+    if (c->synthesis_nice > 19)
+      return fail(err, CUZK_ERR_INVALID_ARGUMENT, "synthesis_nice must be between 0 and 19");
     if ((backend == "cpu" && c->num_devices == 0) || c->workers_per_device == 0)
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "num_devices and workers_per_device must be at least 1");
     EngineConfig config;
@@ -192,6 +195,7 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     config.host_memory_budget = c->host_memory_budget;
     config.synthesis_workers = c->synthesis_workers;
     config.synthesis_threads = c->synthesis_threads;
+    config.synthesis_nice = int(c->synthesis_nice);
     config.max_partitions_ahead = c->max_partitions_ahead;
     config.express_synthesis_workers = c->express_synthesis_workers;
     config.idle_buffer_sets = c->idle_buffer_sets < 0 ? -1 : c->idle_buffer_sets;

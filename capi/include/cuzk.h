@@ -82,7 +82,7 @@ typedef struct cuzk_engine_config {
   uint64_t host_memory_budget;        /* bytes; 0: 3/4 of physical memory */
   uint32_t synthesis_workers;         /* partitions synthesized at once */
   uint32_t synthesis_threads;         /* threads per synthesis; 0: the hardware threads, shared by the
-                                         synthesis workers (the default); synthesis runs niced (+10) */
+                                         synthesis workers (the default); see synthesis_nice */
   const char* backend;                /* "cpu", or "cuda" when libcuzk was built with CUDA */
   uint32_t num_devices;               /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
   uint32_t workers_per_device;        /* workers pinned to each device (by index) */
@@ -104,6 +104,8 @@ typedef struct cuzk_engine_config {
   uint32_t express_workers_per_device; /* more workers per device for HIGH and CRITICAL partitions of at
                                           most 2^24 (a WinningPoSt never waits for a PoRep proof to end);
                                           "cuda": each in a share of at most 8 GiB (default 1) */
+  uint32_t synthesis_nice;            /* nice increment of the synthesis threads, 0..19: they yield cores
+                                         to the device workers' host steps (default 10; 0: none) */
 } cuzk_engine_config;
 
 /* Per-job timings in milliseconds; stage times are summed over partitions. */

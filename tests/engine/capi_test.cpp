@@ -35,6 +35,10 @@ TEST(CApi, CreateRejectsBadConfigs) {
   EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find("shared_bases_fraction"), std::string::npos) << err.message;
   c.shared_bases_fraction = 0.6;
+  c.synthesis_nice = 20;
+  EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(err.message).find("synthesis_nice"), std::string::npos) << err.message;
+  c.synthesis_nice = 10;
   c.backend = "tpu";
   EXPECT_EQ(cuzk_engine_create(&c, &e, &err), CUZK_ERR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(err.message).find("not built"), std::string::npos) << err.message;
@@ -79,6 +83,7 @@ TEST(CApi, BufferPoolSettings) {
     EXPECT_EQ(c.max_partitions_ahead, 0u);
     EXPECT_EQ(c.express_synthesis_workers, 1u);
     EXPECT_EQ(c.shared_bases_fraction, 0.6);
+    EXPECT_EQ(c.synthesis_nice, 10u);
     c.idle_buffer_sets = idle;
     c.max_partitions_ahead = 1;
     ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
