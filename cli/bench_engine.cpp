@@ -58,6 +58,7 @@ struct EngineBenchArgs {
   unsigned partitions_ahead = 0;
   unsigned express_synthesis_workers = 1;
   uint32_t express_workers_per_gpu = 1;
+  bool blocking_sync = false;  // cuda: waiting host threads sleep (engine::CudaDeviceOptions::blocking_sync)
   double shared_bases_fraction = 0.6;
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
@@ -204,6 +205,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.workers = args.workers_per_gpu;
     o.shared_bases_fraction = args.shared_bases_fraction;
     o.express_workers = args.express_workers_per_gpu;
+    o.blocking_sync = args.blocking_sync;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
     if (args.backend == "cuda") return set.error();
@@ -526,6 +528,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"partitions_ahead", args.partitions_ahead},
       {"express_synthesis_workers", args.express_synthesis_workers},
       {"express_workers_per_device", args.express_workers_per_gpu},
+      {"blocking_sync", args.blocking_sync},
       {"shared_bases_fraction", args.shared_bases_fraction},
       {"presynthesized", args.presynthesized},
       {"log_domain", args.log_domain},
@@ -620,6 +623,8 @@ void add_bench_engine(CLI::App* bench, int& status) {
                   "Engine host memory budget (e.g. 64G; default: 3/4 of RAM, at most 9/10 of what the fake "
                   "keys leave)");
   cmd->add_option("--seed", args->seed, "Seed of the synthetic circuits")->capture_default_str();
+  cmd->add_flag("--blocking-sync", args->blocking_sync,
+                "cuda: host threads waiting for a device sleep instead of spinning (frees their cores)");
   cmd->add_flag("--presynthesized", args->presynthesized,
                 "Synthesize one partition per circuit before the clock starts and submit it as already "
                 "synthesized (measures the devices, not the host's synthesis)");

@@ -46,6 +46,9 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
                         std::to_string(count) + " found)");
     auto guard = cuda::DeviceGuard::enter(int(index));
     if (!guard) return guard.error();
+    if (options.blocking_sync)
+      CUZK_TRY_STATUS(cuda::check(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync),
+                                  "cudaSetDeviceFlags (blocking sync)"));
     size_t free_bytes = 0, total_bytes = 0;
     CUZK_TRY_STATUS(cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo"));
     uint64_t budget = options.vram_budget;

@@ -35,6 +35,12 @@ struct CudaDeviceOptions {
   // worker keeps its own resident bases within its share).
   double shared_bases_fraction = 0.6;
   uint64_t min_worker_bytes = uint64_t(20) << 30;
+  // Host threads waiting for their device (stream and event synchronization) sleep instead of
+  // spinning (cudaDeviceScheduleBlockingSync, set on every device used; the setting is the
+  // process's). With fewer contexts than logical CPUs CUDA spins by default, so each device worker
+  // holds a core through its proofs' waits (most of a proof), cores that synthesis could use. A wait
+  // then costs a wake-up, tens of microseconds. Off by default until measured on the job.
+  bool blocking_sync = false;
   // Express workers per device (DeviceDescriptor::express_workers), each with a share of
   // `express_worker_bytes` (at most an eighth of the device's budget): taken from the shared
   // bases' store where there is one, so the ordinary workers keep their shares, else from the

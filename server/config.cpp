@@ -224,6 +224,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
     CUZK_TRY_STATUS(dv.get_fraction("shared_bases_fraction", c.shared_bases_fraction));
     CUZK_TRY_STATUS(dv.get_uint("express_workers", c.express_workers));
     CUZK_TRY_STATUS(dv.get_uint("express_max_log_domain", c.express_max_log_domain));
+    CUZK_TRY_STATUS(dv.get_bool("blocking_sync", c.blocking_sync));
     if (t->contains("device")) {
       const auto* arr = t->get("device")->as_array();
       if (!arr || !arr->is_array_of_tables())

@@ -59,6 +59,9 @@ struct DaemonConfig {
   // (a WinningPoSt never waits for a PoRep proof to end); cuda: each in a share of at most 8 GiB.
   uint32_t express_workers = 1;
   uint32_t express_max_log_domain = 24;
+  // cuda: host threads waiting for a device sleep instead of spinning, leaving their cores to
+  // synthesis (engine::CudaDeviceOptions::blocking_sync).
+  bool blocking_sync = false;
   std::vector<DeviceConfig> devices{DeviceConfig{}};
 
   // [params]

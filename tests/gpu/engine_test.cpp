@@ -14,13 +14,15 @@
 namespace cuzk::engine {
 namespace {
 
-// `shared`: the workers share one store of resident bases (the small budget is let through).
+// `shared`: the workers share one store of resident bases (the small budget is let through), and
+// waiting host threads sleep (blocking sync; a process-wide setting, so tests that follow keep it).
 Result<DeviceSet> one_device(uint32_t workers, bool shared = false) {
   CudaDeviceOptions o;
   o.indices = {uint32_t(gputest::test_device())};
   o.vram_budget = uint64_t(4) << 30;
   o.workers = workers;
   if (shared) o.min_worker_bytes = uint64_t(512) << 20;
+  o.blocking_sync = shared;
   return cuda_devices(o);
 }
 
@@ -95,6 +97,12 @@ TEST_P(GpuEngineWorkers, ProveWithPooledPinnedBuffers) {
   CUZK_REQUIRE_GPU();
   auto devices = one_device(2, GetParam());
   CUZK_ASSERT_OK(devices);
+  if (GetParam()) {
+    unsigned flags = 0;
+    ASSERT_EQ(cudaSetDevice(gputest::test_device()), cudaSuccess);
+    ASSERT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+    EXPECT_EQ(flags & cudaDeviceScheduleMask, unsigned(cudaDeviceScheduleBlockingSync));
+  }
   r1cs::SampleSpec spec = testing::tiny_spec();
   spec.log_domain = 12;
   EngineConfig c;
@@ -153,7 +161,7 @@ TEST_P(GpuEngineWorkers, ProveWithPooledPinnedBuffers) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedBases, GpuEngineWorkers, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(SharedBasesAndBlockingSync, GpuEngineWorkers, ::testing::Bool());
 
 }  // namespace
 }  // namespace cuzk::engine
