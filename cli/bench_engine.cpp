@@ -596,7 +596,7 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_option("--synthesis-workers", args->synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str();
   cmd->add_option("--synthesis-threads", args->synthesis_threads,
-                  "Threads per synthesis (0: hardware threads less 2 per device worker, shared)")
+                  "Threads per synthesis (0: the hardware threads, shared by the synthesis workers)")
       ->capture_default_str();
   cmd->add_option(
          "--synthesis-nice", args->synthesis_nice,
