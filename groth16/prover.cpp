@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
-#include "backend/cpu/row_check.hpp"
 #include "groth16/random.hpp"
 
 namespace cuzk::groth16 {
@@ -55,13 +54,6 @@ ProofRandomness ProofRandomness::fresh() {
 ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
   FieldRng rng(seed);
   return {rng.next_fr(), rng.next_fr()};
-}
-
-Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& as) {
-  CUZK_TRY_STATUS(check_assignment_shape(pk, as));
-  // R1CS satisfaction is a_j·b_j = c_j on the evaluations, so that a bad witness is reported as
-  // such instead of as a proof that fails to verify.
-  return cpu::check_rows(as.a.data(), as.b.data(), as.c.data(), as.a.size());
 }
 
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,

@@ -31,10 +31,8 @@ struct ProofRandomness {
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
                           size_t check_rows = 0);
 
-// Checks that the assignment fits the key (counts and densities) and satisfies a·b = c on every
-// row, before any work is done.
-Status check_assignment(const ProvingKey& pk, const r1cs::Assignment& assignment);
-// The counts and densities alone (what check_assignment does but a·b = c).
+// Checks that the assignment fits the key: its counts and densities. (a·b = c on every row is the
+// backend's check, HRequest::check_rows, or cpu::check_rows on the host.)
 Status check_assignment_shape(const ProvingKey& pk, const r1cs::Assignment& assignment);
 
 // Wall time of the prover's stages, milliseconds.
@@ -48,8 +46,8 @@ struct ProofTimings {
 
 struct ProveOptions {
   ProofTimings* timings = nullptr;  // receives the stage times when given
-  // The caller has already run check_assignment on this assignment: the prover skips the backend's
-  // pass over the rows, which would only repeat it.
+  // The caller has already checked a·b = c on every row (cpu::check_rows): the prover skips the
+  // backend's pass over the rows, which would only repeat it.
   bool rows_checked = false;
 };
 
