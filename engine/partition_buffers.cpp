@@ -57,7 +57,6 @@ void PartitionBuffers::lend_to(r1cs::Assignment& as) {
   as.b = std::move(set_->b);
   as.c = std::move(set_->c);
   as.aux_assignment = std::move(set_->aux);
-  for (auto* v : {&as.a, &as.b, &as.c, &as.aux_assignment}) v->clear();
 }
 
 void PartitionBuffers::take_back(r1cs::Assignment& as) {
@@ -66,7 +65,6 @@ void PartitionBuffers::take_back(r1cs::Assignment& as) {
   set_->b = std::move(as.b);
   set_->c = std::move(as.c);
   set_->aux = std::move(as.aux_assignment);
-  for (auto* v : set_->vectors()) v->clear();
 }
 
 namespace {

@@ -47,7 +47,8 @@ class SyntheticCircuit final : public Circuit {
   // into the output vectors on `threads` threads (0: hardware concurrency).
   Result<Assignment> synthesize_assignment(unsigned threads) const;
   // The same into `out`: its a, b, c and aux vectors are written in their own storage when that is
-  // large enough (an engine lends pooled, pinned buffers this way); the rest of `out` is replaced.
+  // large enough (an engine lends pooled, pinned buffers this way), whatever they held before: each
+  // is resized and every element overwritten, never filled first. The rest of `out` is replaced.
   Status synthesize_into(Assignment& out, unsigned threads) const;
 
  private:

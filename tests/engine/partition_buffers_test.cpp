@@ -81,7 +81,7 @@ TEST_F(PinnedPool, ASetIsReusedInPlaceAndKeepsItsShareOfTheBudget) {
     as.a.resize(kShape.domain, Fr::one());  // within capacity: the storage stays
     as.aux_assignment.resize(100);
     lease.take_back(as);
-    EXPECT_TRUE(as.a.empty());
+    EXPECT_TRUE(as.a.empty());  // moved out
     // `r` (the partition's own bytes) and the lease are released here; the set stays idle.
   }
   EXPECT_EQ(pool.idle(), 1u);
@@ -96,7 +96,10 @@ TEST_F(PinnedPool, ASetIsReusedInPlaceAndKeepsItsShareOfTheBudget) {
   r1cs::Assignment as;
   again.lend_to(as);
   EXPECT_EQ(as.a.data(), a_storage);
-  EXPECT_TRUE(as.a.empty());  // lent empty, whatever the last partition left
+  // Lent as the last partition left it: a writer resizes and overwrites, never fills first.
+  EXPECT_EQ(as.a.size(), kShape.domain);
+  EXPECT_EQ(as.a.back(), Fr::one());
+  EXPECT_EQ(as.aux_assignment.size(), 100u);
   again.take_back(as);
   EXPECT_EQ(pool.made(), 1u);
   EXPECT_EQ(pins.pinned.load(), 4);  // never pinned twice
