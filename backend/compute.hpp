@@ -40,6 +40,10 @@ struct HRequest {
   // failing row ends the call with cpu::unsatisfied_row_error (a bad-input error naming the first).
   // A device backend checks where it already holds the vectors.
   size_t check_rows = 0;
+  // The caller's next call on this backend is an MSM over `a` (the same storage): a device backend
+  // may then keep the result where it computed it, for that MSM, instead of copying it into `a`,
+  // whose values are then unspecified. At PoRep size this saves a 4 GiB copy each way.
+  bool keep_on_device = false;
 };
 
 // Σ scalars[i]·bases[i], or with a density bitmap (bellperson semantics): the j-th scalar whose

@@ -57,7 +57,7 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
 }
 
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
-                          size_t check_rows) {
+                          size_t check_rows, bool keep_on_device) {
   const size_t n = pk.domain_size;
   for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
   HRequest rq;
@@ -68,6 +68,7 @@ Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBac
   rq.convention = pk.convention;
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
   rq.check_rows = check_rows;
+  rq.keep_on_device = keep_on_device;
   CUZK_TRY_STATUS(backend.compute_h(rq));
   if (pk.h_query == HQuery::z_over_delta) as.a.resize(n - 1);  // deg h ≤ n − 2
   as.b.clear();
@@ -101,7 +102,8 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
   // a·b = c is checked by the backend before it transforms the vectors (on the device where it has
   // them there), unless the caller has checked the rows already.
   const size_t rows = as.a.size();
-  const Status h = compute_h_in_place(pk, as, backend, options.rows_checked ? 0 : rows);
+  // The H query is the next call (msm_batch's first request), so h may stay on the device.
+  const Status h = compute_h_in_place(pk, as, backend, options.rows_checked ? 0 : rows, true);
   CUZK_TRY_STATUS(h);
   lap(tm.h_ms);
 

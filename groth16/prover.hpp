@@ -27,9 +27,10 @@ struct ProofRandomness {
 // place: a, b and c are the NTT buffers (padded to the domain within their capacity) and the
 // scalars are left in assignment.a. b and c keep their storage but not their contents, so a caller
 // that pooled the three buffers (pinned ones, say) gets them back.
-// `check_rows` as in HRequest.
+// `check_rows` and `keep_on_device` as in HRequest: with the latter, the caller's next call on
+// `backend` must be the MSM over assignment.a, whose values are then unspecified on the host.
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
-                          size_t check_rows = 0);
+                          size_t check_rows = 0, bool keep_on_device = false);
 
 // Checks that the assignment fits the key: its counts and densities. (a·b = c on every row is the
 // backend's check, HRequest::check_rows, or cpu::check_rows on the host.)

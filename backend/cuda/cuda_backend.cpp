@@ -47,24 +47,35 @@ uint64_t fingerprint(std::span<const Affine> bases) {
   return h;
 }
 
-// The mix of a request's scalars (pick_resident_window), from 4096 evenly spaced samples; absent
-// variables of a density-form request count as zero.
+// The mix of a request's scalars (pick_resident_window), from about 4096 evenly spaced samples;
+// absent variables of a density-form request count as zero. `on_device`: the scalars' device copy
+// (kept by compute_h; the host vector's values are then unspecified), sampled with one strided
+// copy on `stream`.
 template <class Affine>
-ScalarMix sample_mix(const MsmRequest<Affine>& rq) {
+Result<ScalarMix> sample_mix(const MsmRequest<Affine>& rq, const Fr* on_device, const Stream& stream) {
   const size_t n = rq.scalars.size(), samples = std::min<size_t>(n, 4096);
-  if (samples == 0) return {};
+  if (samples == 0) return ScalarMix{};
+  const size_t stride = n / samples;
+  std::vector<Fr> copied;
+  if (on_device) {
+    copied.resize(samples);
+    CUZK_TRY_STATUS(check(cudaMemcpy2DAsync(copied.data(), sizeof(Fr), on_device, stride * sizeof(Fr),
+                                            sizeof(Fr), samples, cudaMemcpyDeviceToHost, stream.get()),
+                          "cudaMemcpy2DAsync (scalar samples)"));
+    CUZK_TRY_STATUS(stream.synchronize());
+  }
   const Fr one = Fr::one();
   size_t zeros = 0, ones = 0;
   for (size_t k = 0; k < samples; ++k) {
-    const size_t i = samples == 1 ? 0 : k * (n - 1) / (samples - 1);
+    const size_t i = k * stride;
     const bool present = rq.density.empty() || ((rq.density[i / 64] >> (i % 64)) & 1);
-    const Fr& x = rq.scalars[i];
+    const Fr& x = on_device ? copied[k] : rq.scalars[i];
     if (!present || x == Fr::zero())
       ++zeros;
     else if (x == one)
       ++ones;
   }
-  return {double(zeros) / double(samples), double(ones) / double(samples)};
+  return ScalarMix{double(zeros) / double(samples), double(ones) / double(samples)};
 }
 
 // An MSM context that keeps its bases on the device between calls.
@@ -124,6 +135,14 @@ struct CudaBackend::Impl {
   std::vector<StagePlan> log;
   // One event per distinct scalar vector of an MSM batch (made on first use, kept for the next).
   std::vector<cudaEvent_t> vector_ready;
+  // H kept on the device by compute_h (HRequest::keep_on_device) for the MSM over the caller's `a`
+  // (kept_host, kept_n). It lives until the end of the next call: an MSM over that storage reads
+  // it, and nothing else can mistake it for another vector. Outside `resident` (the resident
+  // share's cap is for bases and the work area), inside what available() leaves.
+  std::optional<DeviceBuffer<Fr>> kept_h;
+  const Fr* kept_host = nullptr;
+  size_t kept_n = 0;
+  uint64_t kept_call = 0;
 
   Impl(const CudaBackendOptions& o, size_t b, Stream s, Stream cs, cudaEvent_t ev,
        std::unique_ptr<HostStager> st)
@@ -159,14 +178,32 @@ struct CudaBackend::Impl {
     if (!guard) return guard.error();
     auto out = call();
     call_holds.clear();
+    if (kept_h && kept_call != calls) drop_kept_h();
     return out;
   }
 
-  size_t available() const { return budget > resident ? budget - resident : 0; }
+  void drop_kept_h() {
+    if (!kept_h) return;
+    kept_h.reset();
+    kept_host = nullptr;
+    kept_n = 0;
+  }
+  // The device copy of a request's scalars kept by the last compute_h, or nullptr.
+  template <class Affine>
+  const Fr* kept_scalars(const MsmRequest<Affine>& rq) const {
+    const bool same = kept_h && rq.scalars.data() == kept_host && rq.scalars.size() <= kept_n;
+    return same ? kept_h->data() : nullptr;
+  }
+
+  size_t kept_bytes() const { return kept_h ? kept_h->size() * sizeof(Fr) : 0; }
+  size_t available() const {
+    const size_t held = resident + kept_bytes();
+    return budget > held ? budget - held : 0;
+  }
   void record(const StagePlan& p) {
     log.push_back(p);
     log.back().budget_left = available();
-    peak = std::max(peak, resident + p.bytes);
+    peak = std::max(peak, resident + kept_bytes() + p.bytes);
   }
   // Stamps the last recorded stage with its wall time.
   void finish(std::chrono::steady_clock::time_point t0) {
@@ -195,9 +232,12 @@ struct CudaBackend::Impl {
     size_t borrowed = 0;  // vectors placed in the MSM work area
     size_t chunk = 0;     // lean: b and c stream through two buffers of this many elements
     StagePlan stage;      // bytes: what the stage allocates beyond the resident memory
+    bool keep = false;    // h stays on the device in a, which is allocated (never borrowed)
   };
 
-  Result<HPlan> plan_h(unsigned log_n, bool check_rows) const {
+  // With `keep`, a (the result) is allocated, never borrowed: the MSMs that read it next use the
+  // work area.
+  Result<HPlan> plan_h(unsigned log_n, bool check_rows, bool keep = false) const {
     const size_t n = size_t(1) << log_n;
     const size_t vec = n * sizeof(Fr);
     const size_t fixed = NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
@@ -206,13 +246,14 @@ struct CudaBackend::Impl {
     const std::string name = "h 2^" + std::to_string(log_n);
     const auto plan = [&](HPlan::Kind kind, size_t vectors, const std::string& choice,
                           size_t chunk = 0) -> std::optional<HPlan> {
-      const size_t borrowed = std::min(vectors, in_work_area);
+      const size_t borrowed = std::min(vectors - (keep ? 1 : 0), in_work_area);
       const size_t bytes = (vectors - borrowed) * vec + fixed + 2 * chunk * sizeof(Fr);
       if (bytes > avail) return std::nullopt;
-      const std::string where = borrowed ? "; " + std::to_string(borrowed) + " of " +
-                                               std::to_string(vectors) + " vectors in the MSM work area"
-                                         : "";
-      return HPlan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}};
+      const std::string where = (borrowed ? "; " + std::to_string(borrowed) + " of " +
+                                                std::to_string(vectors) + " vectors in the MSM work area"
+                                          : "") +
+                                (keep ? "; h kept on the device" : "");
+      return HPlan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}, keep};
     };
     // A fourth vector keeps a·b for the row check, so each transform still starts as soon as its
     // vector has crossed instead of after all three have.
@@ -237,9 +278,11 @@ struct CudaBackend::Impl {
     if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
       return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(log_n) + " values");
     if (rq.check_rows > n) return make_error("compute_h: more rows to check than a holds");
-    auto plan = plan_h(log_n, rq.check_rows > 0);
+    drop_kept_h();
+    auto plan = plan_h(log_n, rq.check_rows > 0, rq.keep_on_device);
     // Resident bases of other parameter sets (not used by this call) give way before a stage fails.
-    while (!plan && evict_one_idle()) plan = plan_h(log_n, rq.check_rows > 0);
+    while (!plan && evict_one_idle()) plan = plan_h(log_n, rq.check_rows > 0, rq.keep_on_device);
+    if (!plan && rq.keep_on_device) plan = plan_h(log_n, rq.check_rows > 0);  // then h comes back
     if (!plan) return plan.error();
     record(plan->stage);
     const auto t0 = std::chrono::steady_clock::now();
@@ -297,8 +340,12 @@ struct CudaBackend::Impl {
     // compute stream's earlier work.
     std::vector<DeviceBuffer<Fr>> owned;
     size_t borrowed = 0;
+    // A plan that keeps h allocates a (the first vector) and borrows the others.
+    const bool keep = plan.keep;
     const auto vector = [&]() -> Result<Fr*> {
-      if (borrowed < plan.borrowed) return reinterpret_cast<Fr*>(shared_work->data()) + n * borrowed++;
+      const bool own = keep && owned.empty() && borrowed == 0;
+      if (!own && borrowed < plan.borrowed)
+        return reinterpret_cast<Fr*>(shared_work->data()) + n * borrowed++;
       auto buf = DeviceBuffer<Fr>::alloc(options.device, n);
       if (!buf) return buf.error();
       owned.push_back(std::move(*buf));
@@ -363,7 +410,7 @@ struct CudaBackend::Impl {
         CUZK_TRY_STATUS(mul_sub_scale(s, *a, nullptr, *c, z, n));
         CUZK_TRY_STATUS(bit_reverse(s, *a, log_n));
         CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
-        return down(rq.a.data(), *a, n * sizeof(Fr));
+        return deliver_h(rq, *a, keep ? &owned.front() : nullptr);
       }
       CUZK_TRY_STATUS(to_coset(*c));
       CUZK_TRY_STATUS(mul_sub_scale(s, *a, *b, *c, z, n));
@@ -393,7 +440,18 @@ struct CudaBackend::Impl {
     if (rq.mode == HMode::divide_by_z_on_coset)
       CUZK_TRY_STATUS(ntt->coset_inverse(s, *a, *coset, NttOrder::natural, NttOrder::natural));
     CUZK_TRY_STATUS(verdict.read(s));
-    return down(rq.a.data(), *a, n * sizeof(Fr));
+    return deliver_h(rq, *a, keep ? &owned.front() : nullptr);
+  }
+
+  // The result to the caller's a, or (a plan that keeps h: `own` is the buffer holding it) kept
+  // on the device for the next call's MSM over a.
+  Status deliver_h(const HRequest& rq, const Fr* a, DeviceBuffer<Fr>* own) {
+    if (!own) return down(rq.a.data(), a, rq.a.size() * sizeof(Fr));
+    kept_h.emplace(std::move(*own));
+    kept_host = rq.a.data();
+    kept_n = rq.a.size();
+    kept_call = calls;
+    return Status::Ok();
   }
 
   template <class Affine>
@@ -509,7 +567,8 @@ struct CudaBackend::Impl {
     cfg.max_bases = sh.nb;  // density form: tables for the present variables only
     const double cap = options.resident_fraction * double(budget);
     const size_t own_work = shared_work ? shared_work->bytes() : 0;
-    const ScalarMix mix = sample_mix(rq);
+    auto mix = sample_mix(rq, kept_scalars(rq), stream);
+    if (!mix) return mix.error();
     // Passes of the configured size (2^25 by default), halved down to 2^22 while the context would
     // not fit the resident share: smaller passes are slower, streamed bases far slower.
     size_t pass = options.resident_pass_points ? options.resident_pass_points : size_t(1) << 25;
@@ -519,7 +578,7 @@ struct CudaBackend::Impl {
       // The window suits the points per pass (every pass sorts into and merges all buckets) and
       // the scalars: the first request's stand for the later ones (the same circuit, other
       // witnesses).
-      cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, mix);
+      cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, *mix);
       rp = Msm<Affine>::plan(sh.max_points, cfg, false);
       if (!rp) return rp.error();
       const double fits = double(resident - own_work + rp->base_bytes + std::max(rp->work_bytes, own_work));
@@ -639,6 +698,7 @@ struct CudaBackend::Impl {
     auto sh = shape_of(rq);
     if (!sh) return sh.error();
     if (sh->n == 0 || sh->nb == 0) return Jacobian::infinity();
+    if (!device_scalars) device_scalars = kept_scalars(rq);
     const Fr* scalars = device_scalars ? device_scalars : rq.scalars.data();
     const Memory where = device_scalars ? Memory::device : Memory::host;
     auto ctx = resident_context(rq, *sh);
@@ -665,7 +725,7 @@ struct CudaBackend::Impl {
       auto ctx = resident_context(rq, *sh);
       if (!ctx) return ctx.error();
       all_resident = all_resident && *ctx != nullptr;
-      distinct.emplace(std::make_pair(rq.scalars.data(), sh->n), nullptr);
+      if (!kept_scalars(rq)) distinct.emplace(std::make_pair(rq.scalars.data(), sh->n), nullptr);
       return Status::Ok();
     };
     for (const auto& rq : batch.g1) CUZK_TRY_STATUS(prepare(rq));
@@ -715,6 +775,7 @@ struct CudaBackend::Impl {
     }
     // The request's vector on the device (nullptr: none), with the compute stream waiting for it.
     const auto device_copy = [&](const auto& rq) -> Result<const Fr*> {
+      if (const Fr* kept = kept_scalars(rq)) return kept;
       if (!shared) return static_cast<const Fr*>(nullptr);
       const auto key = std::make_pair(rq.scalars.data(), rq.scalars.size());
       auto it = distinct.find(key);
@@ -848,6 +909,7 @@ void CudaBackend::release_resident() {
   impl_->g2.clear();
   impl_->shared_work.reset();
   impl_->resident = 0;
+  impl_->drop_kept_h();
   if (impl_->options.shared_bases) impl_->options.shared_bases->release_unused();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/device_bases.hpp"
 #include "groth16/prover.hpp"
@@ -356,6 +357,52 @@ TEST_F(CudaProver, TheHStageBorrowsTheIdleMsmWorkArea) {
     }
   EXPECT_EQ(h_stages, 3u);
   EXPECT_EQ(borrowing, 2u);
+}
+
+// compute_h with keep_on_device leaves h on the device for the next call's MSM over the caller's
+// `a`, whatever the host vector holds; one call later the copy is gone and `a` is read again.
+TEST_F(CudaProver, HKeptOnTheDeviceFeedsTheNextMsmOnly) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  for (unsigned log_domain : {10u, 13u}) {
+    SCOPED_TRACE("2^" + std::to_string(log_domain));
+    Keyed k = synthetic(log_domain);
+    auto as = r1cs::synthesize_for_proving(*k.circuit);
+    ASSERT_TRUE(as.ok());
+    auto gpu = backend();
+    ASSERT_TRUE(gpu.ok()) << gpu.message();
+    cpu::CpuBackend host;
+    auto as_cpu = *as, as_gpu = *as;
+    ASSERT_TRUE(groth16::compute_h_in_place(k.pk, as_cpu, host).ok());
+    const G1Jacobian want = *host.msm({k.pk.h, as_cpu.a, {}});
+
+    for (int proof = 0; proof < 2; ++proof) {  // the first makes the resident context
+      as_gpu = *as;
+      auto h = groth16::compute_h_in_place(k.pk, as_gpu, **gpu, as_gpu.a.size(), true);
+      ASSERT_TRUE(h.ok()) << h.message();
+      ASSERT_EQ(as_gpu.a.size(), as_cpu.a.size());
+      for (auto& x : as_gpu.a) x = gputest::random_field<Fr>(rng_);  // the host's values must not matter
+      auto got = (*gpu)->msm({k.pk.h, as_gpu.a, {}});
+      ASSERT_TRUE(got.ok()) << got.message();
+      EXPECT_EQ(got->to_affine(), want.to_affine());
+      // The next call reads the host vector: the kept copy served one call.
+      auto again = (*gpu)->msm({k.pk.h, as_gpu.a, {}});
+      ASSERT_TRUE(again.ok()) << again.message();
+      EXPECT_EQ(again->to_affine(), host.msm({k.pk.h, as_gpu.a, {}})->to_affine());
+    }
+    // A call in between (here another MSM) ends the kept copy too.
+    as_gpu = *as;
+    ASSERT_TRUE(groth16::compute_h_in_place(k.pk, as_gpu, **gpu, 0, true).ok());
+    ASSERT_TRUE((*gpu)->msm({k.pk.l, as_gpu.aux_assignment, {}}).ok());
+    for (auto& x : as_gpu.a) x = gputest::random_field<Fr>(rng_);
+    auto later = (*gpu)->msm({k.pk.h, as_gpu.a, {}});
+    ASSERT_TRUE(later.ok()) << later.message();
+    EXPECT_EQ(later->to_affine(), host.msm({k.pk.h, as_gpu.a, {}})->to_affine());
+    size_t kept = 0;
+    for (const auto& p : (*gpu)->plan_log())
+      if (p.stage.starts_with("h ") && p.choice.find("h kept on the device") != std::string::npos) ++kept;
+    EXPECT_EQ(kept, 3u);
+  }
 }
 
 TEST_F(CudaProver, PlansA2To27DomainUnder8GiB) {
