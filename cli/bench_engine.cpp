@@ -60,6 +60,8 @@ struct EngineBenchArgs {
   uint32_t express_workers_per_gpu = 1;
   bool blocking_sync = false;  // cuda: waiting host threads sleep (engine::CudaDeviceOptions::blocking_sync)
   double shared_bases_fraction = 0.6;
+  double resident_fraction = 0.5;  // cuda, shared bases: a worker's share its MSM work area may take
+  unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool verbose = false;
@@ -206,6 +208,8 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.shared_bases_fraction = args.shared_bases_fraction;
     o.express_workers = args.express_workers_per_gpu;
     o.blocking_sync = args.blocking_sync;
+    o.resident_fraction = args.resident_fraction;
+    o.resident_pass_points = args.msm_pass_log ? size_t(1) << args.msm_pass_log : 0;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
     if (args.backend == "cuda") return set.error();
@@ -530,6 +534,8 @@ int bench_engine(const EngineBenchArgs& args) {
       {"express_workers_per_device", args.express_workers_per_gpu},
       {"blocking_sync", args.blocking_sync},
       {"shared_bases_fraction", args.shared_bases_fraction},
+      {"resident_fraction", args.resident_fraction},
+      {"msm_pass_log", args.msm_pass_log},
       {"presynthesized", args.presynthesized},
       {"log_domain", args.log_domain},
       {"constraints", porep_key->constraints},
@@ -611,6 +617,14 @@ void add_bench_engine(CLI::App* bench, int& status) {
          "cuda, several workers per GPU: share of its budget for one shared copy of the resident bases "
          "(0: each worker keeps its own)")
       ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--resident-fraction", args->resident_fraction,
+                  "cuda, shared bases: share of a worker's budget its MSM work area may take")
+      ->check(CLI::Range(0.1, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--msm-pass-log", args->msm_pass_log,
+                  "cuda: points per pass of resident MSMs, 2^K (0: the backend's default, 2^25)")
+      ->check(CLI::Range(0, 30))
       ->capture_default_str();
   cmd->add_option(
          "--express-workers-per-gpu", args->express_workers_per_gpu,

@@ -39,7 +39,8 @@ struct CudaDeviceOptions {
   // spinning (cudaDeviceScheduleBlockingSync, set on every device used; the setting is the
   // process's). With fewer contexts than logical CPUs CUDA spins by default, so each device worker
   // holds a core through its proofs' waits (most of a proof), cores that synthesis could use. A wait
-  // then costs a wake-up, tens of microseconds. Off by default until measured on the job.
+  // then costs a wake-up, tens of microseconds. Off by default: on the 2^27 job (one H200, 16
+  // cores) it made no difference (22.50 against 22.42 s per job, docs/BENCHMARKS.md).
   bool blocking_sync = false;
   // Express workers per device (DeviceDescriptor::express_workers), each with a share of
   // `express_worker_bytes` (at most an eighth of the device's budget): taken from the shared
@@ -51,6 +52,9 @@ struct CudaDeviceOptions {
   // Points per pass of resident MSMs (0: the backend's default, 2^25, halved while a context
   // would not fit the worker's resident share).
   size_t resident_pass_points = 0;
+  // With a shared store, the share of a worker's budget its MSM work area may take
+  // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h.
+  double resident_fraction = 0.5;
 };
 
 // The store size and per-worker budgets cuda_devices gives a device of `budget` bytes, `workers`
