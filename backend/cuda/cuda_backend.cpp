@@ -298,6 +298,12 @@ struct CudaBackend::Impl {
   struct RowVerdict {
     DeviceBuffer<unsigned long long> first;
     size_t rows = 0;
+    // Queues the check a_j·b_j = c_j for j < rows on `s` (`first` is allocated before the stage
+    // queues anything: cudaMalloc may wait for the device); a null b stands for ones (a then holds
+    // the products).
+    Status queue(const Stream& s, const Fr* a, const Fr* b, const Fr* c) {
+      return first_unsatisfied(s, a, b, c, rows, first.data());
+    }
     Status read(const Stream& s) const {
       if (rows == 0) return Status::Ok();
       unsigned long long row = 0;
@@ -306,13 +312,6 @@ struct CudaBackend::Impl {
       return row < rows ? cpu::unsatisfied_row_error(size_t(row)) : Status::Ok();
     }
   };
-
-  // Queues the check a_j·b_j = c_j for j < rows on `stream` into `verdict` (allocated before the
-  // stage queues anything: cudaMalloc may wait for the device); a null b stands for ones (a then
-  // holds the products).
-  Status check_rows_on_device(const Fr* a, const Fr* b, const Fr* c, RowVerdict& verdict) {
-    return first_unsatisfied(stream, a, b, c, verdict.rows, verdict.first.data());
-  }
 
   Status compute_h_planned(const HRequest& rq, const HPlan& plan) {
     const unsigned log_n = rq.log_n;
@@ -384,12 +383,12 @@ struct CudaBackend::Impl {
         CUZK_TRY_STATUS(mul_sub_scale(s, *ab, *b, nullptr, Fr::one(), rq.check_rows));
         CUZK_TRY_STATUS(to_coset(*b));
         CUZK_TRY_STATUS(up_overlapped(*c, rq.c.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check_rows_on_device(*ab, nullptr, *c, verdict));
+        CUZK_TRY_STATUS(verdict.queue(s, *ab, nullptr, *c));
       } else if (rq.check_rows) {
         CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(up_overlapped(*b, rq.b.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(up_overlapped(*c, rq.c.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check_rows_on_device(*a, *b, *c, verdict));
+        CUZK_TRY_STATUS(verdict.queue(s, *a, *b, *c));
         CUZK_TRY_STATUS(to_coset(*a));
         CUZK_TRY_STATUS(to_coset(*b));
       } else {
