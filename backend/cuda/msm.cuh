@@ -275,7 +275,20 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     if (host_passes) (void)cudaFreeHost(host_passes);
   }
 
+  // What the last run left in the workspace for run_sorted_by: its pass's sorted digits (values),
+  // the length-sorted schedule of its items, their count and the most items of one bucket; `stamp`
+  // is the workspace's use count when the run ended.
+  struct Sorted {
+    uint64_t stamp = 0;
+    uint32_t passes = 0, items = 0, most = 0;
+    const uint32_t* vals = nullptr;
+    const uint32_t* ids = nullptr;
+  };
+  Sorted sorted;
+
   Status sort_and_sum(const Stream& s, uint32_t E, int stage);
+  Status rounds_and_merge(const Stream& s, uint32_t most);
+  Result<typename Msm<Affine>::Jacobian> run_sorted(const State& source, const Stream& s);
   Result<unsigned> count_digits(const Fr* sc, size_t len, size_t i0, bool mont, const uint64_t* dens,
                                 const Stream& s);
   Status digit_passes(const Fr* scalars, size_t n, bool mont, const uint64_t* dens, const Stream& s);
@@ -478,6 +491,11 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(cub_tmp.data(), tmp, lb, ib, items, 0,
                                                                   std::bit_width(Lr), s.get()),
                         "cub::DeviceRadixSort::SortPairsDescending (items)"));
+  ++sorted.passes;
+  sorted.items = items;
+  sorted.most = *host_max;
+  sorted.vals = vb.Current();
+  sorted.ids = ib.Current();
   const Affine* bases = streamed ? base_stage[stage].data() : bases_dev;
   CUZK_TRY_STATUS(mark(3, s));
   segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
@@ -496,15 +514,23 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
     ++timings.passes;
   }
 
-  // Further rounds while some bucket still has more than kPartialRun items (heavy buckets: 0/1
-  // scalars, repeated scalars); each divides the largest item count by kPartialRun.
-  uint32_t most = *host_max;
+  return rounds_and_merge(s, *host_max);
+}
+
+// Further rounds while some bucket still has more than kPartialRun items (heavy buckets: 0/1
+// scalars, repeated scalars), each dividing the largest item count by kPartialRun, then the merge
+// into the buckets. Round 1's partial sums are in part[0], numbered by off_items[0].
+template <class Affine>
+Status Msm<Affine>::State::rounds_and_merge(const Stream& s, uint32_t most) {
+  using namespace msm_detail;
+  const uint32_t KZ = L.KZ;
+  constexpr unsigned B = kSumBlock;
   int cur = 0;
   while (most > kPartialRun) {
     item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ,
                                                                            kPartialRun, counts.data());
     CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
-    tmp = cub_tmp.size();
+    size_t tmp = cub_tmp.size();
     CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(),
                                                         off_items[1 - cur].data(), KZ + 1, s.get()),
                           "cub::DeviceScan::ExclusiveSum"));
@@ -645,6 +671,8 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
   if (n == 0) return J::infinity();
   auto g = DeviceGuard::enter(device);
   if (!g) return g.error();
+  workspace->touch();
+  sorted = Sorted{};
 
   if (density_host) {
     const size_t words = ceil_div(n, 64);
@@ -698,6 +726,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(digit_passes(scalars, n, mont, dens, s));
     J out;
     CUZK_TRY_STATUS(reduce(s, &out));
+    sorted.stamp = workspace->uses();
     return out;
   }
   // With a stager the host does the copying, so chunk k + 1's copy runs on its own host thread
@@ -728,6 +757,50 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(s.synchronize());  // the sort needs the total on the host
     CUZK_TRY_STATUS(sort_and_sum(s, host_max[2], b));
   }
+  J out;
+  CUZK_TRY_STATUS(reduce(s, &out));
+  sorted.stamp = workspace->uses();
+  return out;
+}
+
+// run_sorted_by: round 1 over the source's sorted digits with this context's bases (the bucket
+// offsets are still in off_entries; the item offsets, which later rounds overwrite, are counted
+// again from them), then the rounds, the merge and the reduction as in a run.
+template <class Affine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(const State& source, const Stream& s) {
+  using namespace msm_detail;
+  using J = typename Msm<Affine>::Jacobian;
+  if (s.device() != device) return make_error("MSM: stream of another device");
+  if (!have_bases) return make_error("MSM: set_bases first");
+  const Sorted src = source.sorted;
+  auto g = DeviceGuard::enter(device);
+  if (!g) return g.error();
+  timings = MsmTimings{};
+  workspace->touch();
+  sorted = Sorted{};
+  const uint32_t KZ = L.KZ;
+  constexpr unsigned B = kSumBlock;
+  fill_infinity_kernel<Xyzz><<<grid_for(KZ, 256), 256, 0, s.get()>>>(buckets.data(), KZ);
+  CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
+  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run,
+                                                                         counts.data());
+  CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+  size_t tmp = cub_tmp.size();
+  CUZK_TRY_STATUS(check(
+      cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
+      "cub::DeviceScan::ExclusiveSum"));
+  CUZK_TRY_STATUS(mark(3, s));
+  segment_sum_kernel<Xyzz><<<grid_for(src.items, B), B, 0, s.get()>>>(
+      off_entries.data(), off_items[0].data(), KZ, src.items, src.ids,
+      EntrySource<Affine>{src.vals, bases_dev}, buckets.data(), part[0].data());
+  CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries, sorted by another context)"));
+  CUZK_TRY_STATUS(mark(4, s));
+  if (profile) {
+    CUZK_TRY_STATUS(s.synchronize());
+    timings.accumulate_ms += between(3, 4);
+    ++timings.passes;
+  }
+  CUZK_TRY_STATUS(rounds_and_merge(s, src.most));
   J out;
   CUZK_TRY_STATUS(reduce(s, &out));
   return out;
@@ -806,6 +879,33 @@ template <class Affine>
 Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run(const Fr* scalars, size_t n, Memory where,
                                                         ScalarForm form, const Stream& s) {
   return st_->run(scalars, n, nullptr, where, form, s);
+}
+
+template <class Affine>
+bool Msm<Affine>::can_run_sorted_by(const Msm& source) const {
+  const State& a = *st_;
+  const State& b = *source.st_;
+  if (&a == &b || !a.workspace || a.workspace != b.workspace || a.streamed || b.streamed || !a.have_bases)
+    return false;
+  if (b.sorted.passes != 1 || b.sorted.stamp != a.workspace->uses()) return false;
+  // The same layout carves the same buffers out of the workspace and encodes digits alike.
+  const auto& x = a.L;
+  const auto& y = b.L;
+  return x.KZ == y.KZ && x.run == y.run && x.entries == y.entries && x.key_bits == y.key_bits &&
+         x.cap_a == y.cap_a && x.cap_b == y.cap_b && x.max_points == y.max_points &&
+         x.max_bases == y.max_bases && x.shape.c == y.shape.c && x.shape.W == y.shape.W &&
+         x.shape.m == y.shape.m && x.shape.H == y.shape.H && x.shape.KZ == y.shape.KZ &&
+         x.shape.stride == y.shape.stride && x.plan.work_bytes == y.plan.work_bytes &&
+         x.plan.chunk_points == y.plan.chunk_points && x.digit_blocks == y.digit_blocks &&
+         x.max_passes == y.max_passes && x.level0 == y.level0 && x.words == y.words &&
+         x.cub_bytes == y.cub_bytes;
+}
+
+template <class Affine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run_sorted_by(const Msm& source, const Stream& s) {
+  if (!can_run_sorted_by(source))
+    return make_error("MSM: the source context holds no sorted digits for this one");
+  return st_->run_sorted(*source.st_, s);
 }
 
 template <class Affine>

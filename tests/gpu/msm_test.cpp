@@ -420,6 +420,81 @@ TEST(GpuMsm, SharedWorkspace) {
   check_all(&*c2);
 }
 
+// Two contexts of one layout on one work area: the second sums its own bases over the digits the
+// first sorted (run_sorted_by), for witness-like scalars (heavy buckets: several rounds) and for
+// uniform ones, with device scalars cut in one pass; anything that uses the area in between, or a
+// run of more than one pass, leaves nothing to reuse.
+TEST(GpuMsm, RunSortedByAnotherContext) {
+  CUZK_REQUIRE_GPU();
+  const uint64_t seed = gputest::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  auto s = Stream::create(test_device());
+  CUZK_ASSERT_OK(s);
+  std::vector<Fr> logs;
+  const size_t n = 40000 + 7;
+  const std::vector<G1Affine> b1 = progression<G1Affine>(n, rng, &logs);
+  const std::vector<G1Affine> b2 = progression<G1Affine>(n, rng, &logs);
+  MsmConfig cfg;
+  cfg.chunk_points = 16384;  // device scalars: one pass when the digits fit, else several
+  cfg.window_bits = 11;
+  auto plan = Msm<G1Affine>::plan(n, cfg);
+  CUZK_ASSERT_OK(plan);
+  auto ws = MsmWorkspace::create(test_device(), plan->work_bytes);
+  CUZK_ASSERT_OK(ws);
+  auto c1 = Msm<G1Affine>::create(test_device(), n, cfg, false, *ws);
+  auto c2 = Msm<G1Affine>::create(test_device(), n, cfg, false, *ws);
+  CUZK_ASSERT_OK(c1);
+  CUZK_ASSERT_OK(c2);
+  CUZK_ASSERT_OK(c1->set_bases(b1.data(), n, Memory::host, *s));
+  CUZK_ASSERT_OK(c2->set_bases(b2.data(), n, Memory::host, *s));
+  EXPECT_FALSE(c2->can_run_sorted_by(*c1));  // nothing sorted yet
+  std::vector<Fr> witness(n);
+  for (auto& x : witness) {
+    const uint64_t kind = rng() % 10;
+    x = kind < 4 ? Fr::zero() : kind < 8 ? Fr::one() : random_field<Fr>(rng);
+  }
+  for (const auto* scalars : {&witness}) {
+    auto d = DeviceBuffer<Fr>::alloc(test_device(), n);
+    CUZK_ASSERT_OK(d);
+    CUZK_ASSERT_OK(d->upload(scalars->data(), n, *s));
+    auto r1 = c1->run(d->data(), n, Memory::device, ScalarForm::montgomery, *s);
+    CUZK_ASSERT_OK(r1);
+    EXPECT_TRUE(*r1 == *cpu::msm<G1Affine>(b1, *scalars));
+    ASSERT_TRUE(c2->can_run_sorted_by(*c1));
+    EXPECT_FALSE(c1->can_run_sorted_by(*c1));
+    auto r2 = c2->run_sorted_by(*c1, *s);
+    CUZK_ASSERT_OK(r2);
+    EXPECT_TRUE(*r2 == *cpu::msm<G1Affine>(b2, *scalars));
+    EXPECT_FALSE(c2->can_run_sorted_by(*c1));  // the second run used the area
+    // Again, with a borrower touching the area in between.
+    CUZK_ASSERT_OK(c1->run(d->data(), n, Memory::device, ScalarForm::montgomery, *s));
+    ASSERT_TRUE(c2->can_run_sorted_by(*c1));
+    (*ws)->touch();
+    EXPECT_FALSE(c2->can_run_sorted_by(*c1));
+    EXPECT_FALSE(c2->run_sorted_by(*c1, *s).ok());
+  }
+  // Uniform scalars take several passes here: nothing to reuse.
+  const std::vector<Fr> uniform = random_scalars(n, rng);
+  auto d = DeviceBuffer<Fr>::alloc(test_device(), n);
+  CUZK_ASSERT_OK(d);
+  CUZK_ASSERT_OK(d->upload(uniform.data(), n, *s));
+  CUZK_ASSERT_OK(c1->run(d->data(), n, Memory::device, ScalarForm::montgomery, *s));
+  EXPECT_FALSE(c2->can_run_sorted_by(*c1));
+  // A context of another layout (another window) never takes them.
+  MsmConfig other = cfg;
+  other.window_bits = 12;
+  auto p3 = Msm<G1Affine>::plan(n, other);
+  CUZK_ASSERT_OK(p3);
+  if (p3->work_bytes <= (*ws)->bytes()) {
+    auto c3 = Msm<G1Affine>::create(test_device(), n, other, false, *ws);
+    CUZK_ASSERT_OK(c3);
+    CUZK_ASSERT_OK(c3->set_bases(b2.data(), n, Memory::host, *s));
+    CUZK_ASSERT_OK(c1->run(d->data(), n / 8, Memory::device, ScalarForm::montgomery, *s));
+    EXPECT_FALSE(c3->can_run_sorted_by(*c1));
+  }
+}
+
 // Large sizes: Σ s_i·[k_i]G == [Σ s_i·k_i]G with P_i drawn from a table of 2^16 known multiples
 // by a random index, so a wrong base index or sign shows w.h.p. Runs the precomputed and plain modes.
 template <class A>
