@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -355,16 +356,25 @@ TEST(GpuMsm, Errors) {
   EXPECT_GT(plan->total_bytes(), (size_t(1) << 20) * sizeof(G1Affine));
 }
 
+// A seeded generator and a stream on the test device, for the tests of contexts on one work area.
+class MsmWorkArea : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    CUZK_REQUIRE_GPU();
+    auto st = Stream::create(test_device());
+    CUZK_ASSERT_OK(st);
+    s.emplace(std::move(*st));
+  }
+  const uint64_t seed = gputest::test_seed();
+  std::mt19937_64 rng{seed};
+  std::optional<Stream> s;
+  std::vector<Fr> logs;
+};
+
 // Contexts sharing one work area (as a backend's resident contexts do), run in turn, match the CPU;
 // moving them all to a larger area keeps them right; an area too small or of nothing is an error.
-TEST(GpuMsm, SharedWorkspace) {
-  CUZK_REQUIRE_GPU();
-  const uint64_t seed = gputest::test_seed();
+TEST_F(MsmWorkArea, SharedWorkspace) {
   SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  auto s = Stream::create(test_device());
-  CUZK_ASSERT_OK(s);
-  std::vector<Fr> logs;
   const size_t n1 = 3000, n2 = 70000;
   const std::vector<G1Affine> b1 = progression<G1Affine>(n1, rng, &logs);
   const std::vector<G1Affine> b2 = progression<G1Affine>(n2, rng, &logs);
@@ -424,14 +434,8 @@ TEST(GpuMsm, SharedWorkspace) {
 // first sorted (run_sorted_by), for witness-like scalars (heavy buckets: several rounds) and for
 // uniform ones, with device scalars cut in one pass; anything that uses the area in between, or a
 // run of more than one pass, leaves nothing to reuse.
-TEST(GpuMsm, RunSortedByAnotherContext) {
-  CUZK_REQUIRE_GPU();
-  const uint64_t seed = gputest::test_seed();
+TEST_F(MsmWorkArea, RunSortedByAnotherContext) {
   SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  auto s = Stream::create(test_device());
-  CUZK_ASSERT_OK(s);
-  std::vector<Fr> logs;
   const size_t n = 40000 + 7;
   const std::vector<G1Affine> b1 = progression<G1Affine>(n, rng, &logs);
   const std::vector<G1Affine> b2 = progression<G1Affine>(n, rng, &logs);
