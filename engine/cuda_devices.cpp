@@ -76,9 +76,9 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     const DeviceSplit split = split_device_budget(d.memory_budget, d.workers, options, d.express_workers);
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
-    o.vram_budget = worker < d.workers ? split.per_worker : split.per_express_worker;
     // An express worker proves a WinningPoSt beside PoRep proofs: its kernels go first on the SMs.
-    o.high_priority = worker >= d.workers;
+    o.high_priority = d.is_express(worker);
+    o.vram_budget = o.high_priority ? split.per_express_worker : split.per_worker;
     o.resident_pass_points = options.resident_pass_points;
     if (split.shared_bases) {
       std::lock_guard lock(stores->mu);

@@ -29,6 +29,7 @@ struct DeviceDescriptor {
   // takes seconds). They prove beside the ordinary workers, within their own (smaller) share;
   // the factory and planner see them as workers `workers`, `workers + 1`, ... Idle otherwise.
   uint32_t express_workers = 0;
+  bool is_express(uint32_t worker) const { return worker >= workers; }
   // The largest NTT domain an express worker takes: a WinningPoSt (2^22-2^23) is quick in its small
   // share; a 2^27 WindowPoSt partition waits for an ordinary worker, which proves it faster.
   uint64_t express_max_domain = uint64_t(1) << 24;

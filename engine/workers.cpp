@@ -144,7 +144,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
 // ------------------------------------------------------------------ devices
 
 void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
-  const bool express = worker >= dev.desc.workers;
+  const bool express = dev.desc.is_express(worker);
   const std::string name = "gpu" + std::to_string(dev.desc.index) + "." + std::to_string(worker);
   auto backend = config.devices.factory(dev.desc, worker);
   if (!backend && express) {
@@ -218,7 +218,7 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
 
   PlanShape shape = item->params->shape;
   shape.attempt = item->attempt;
-  shape.express = worker >= dev.desc.workers;
+  shape.express = dev.desc.is_express(worker);
   shape.params_resident = params->make_resident(item->params, dev.desc.index);
   const uint64_t plan = config.devices.planner(shape);
   auto vram = dev.budget->acquire(

@@ -136,12 +136,11 @@ struct CudaBackend::Impl {
   // One event per distinct scalar vector of an MSM batch (made on first use, kept for the next).
   std::vector<cudaEvent_t> vector_ready;
   // H kept on the device by compute_h (HRequest::keep_on_device) for the MSM over the caller's `a`
-  // (kept_host, kept_n). It lives until the end of the next call: an MSM over that storage reads
-  // it, and nothing else can mistake it for another vector. Outside `resident` (the resident
-  // share's cap is for bases and the work area), inside what available() leaves.
+  // (kept_host, as many values as kept_h). It lives until the end of the next call: an MSM over
+  // that storage reads it, and nothing else can mistake it for another vector. Outside `resident`
+  // (the resident share's cap is for bases and the work area), inside what available() leaves.
   std::optional<DeviceBuffer<Fr>> kept_h;
   const Fr* kept_host = nullptr;
-  size_t kept_n = 0;
   uint64_t kept_call = 0;
 
   Impl(const CudaBackendOptions& o, size_t b, Stream s, Stream cs, cudaEvent_t ev,
@@ -186,12 +185,11 @@ struct CudaBackend::Impl {
     if (!kept_h) return;
     kept_h.reset();
     kept_host = nullptr;
-    kept_n = 0;
   }
   // The device copy of a request's scalars kept by the last compute_h, or nullptr.
   template <class Affine>
   const Fr* kept_scalars(const MsmRequest<Affine>& rq) const {
-    const bool same = kept_h && rq.scalars.data() == kept_host && rq.scalars.size() <= kept_n;
+    const bool same = kept_h && rq.scalars.data() == kept_host && rq.scalars.size() <= kept_h->size();
     return same ? kept_h->data() : nullptr;
   }
 
@@ -449,7 +447,6 @@ struct CudaBackend::Impl {
     if (!own) return down(rq.a.data(), a, rq.a.size() * sizeof(Fr));
     kept_h.emplace(std::move(*own));
     kept_host = rq.a.data();
-    kept_n = rq.a.size();
     kept_call = calls;
     return Status::Ok();
   }

@@ -37,12 +37,12 @@ class DeviceGuard {
   int prev_;
 };
 
-// A non-blocking stream owned by one device.
 // A stream's scheduling priority. The block scheduler starts blocks of a high-priority stream's
 // kernels before those of normal streams as SMs free up, so a short kernel beside a long one need
 // not wait for the long one's blocks to drain (an express worker's WinningPoSt beside PoRep MSMs).
 enum class StreamPriority { normal, high };
 
+// A non-blocking stream owned by one device.
 class Stream {
  public:
   static Result<Stream> create(int device, StreamPriority priority = StreamPriority::normal);
