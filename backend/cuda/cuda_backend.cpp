@@ -709,27 +709,31 @@ struct CudaBackend::Impl {
     return run_on(*streamed, rq, *sh, scalars, where);
   }
 
-  // Whether `b`'s MSM can take `a`'s sorted digits: the same scalars, and every variable present in
-  // both (no density, or all bits set: shape_of has checked that the bases count the present ones).
-  template <class Affine>
-  static bool same_digits(const MsmRequest<Affine>& a, const MsmRequest<Affine>& b) {
-    const auto all_present = [](const MsmRequest<Affine>& r) {
+  // Whether `b`'s MSM can take `a`'s sorted digits (b of either curve): the same scalars, and the
+  // same variables present in both (every one, or one density bitmap over as many bases: shape_of
+  // has checked that the bases count the present ones, so the digits name the same base ranks).
+  template <class A, class B>
+  static bool same_digits(const MsmRequest<A>& a, const MsmRequest<B>& b) {
+    if (a.scalars.data() != b.scalars.data() || a.scalars.size() != b.scalars.size() || a.scalars.empty())
+      return false;
+    const auto all_present = [](const auto& r) {
       return r.density.empty() || r.bases.size() == r.scalars.size();
     };
-    return a.scalars.data() == b.scalars.data() && a.scalars.size() == b.scalars.size() &&
-           !a.scalars.empty() && all_present(a) && all_present(b);
+    if (all_present(a) && all_present(b)) return true;
+    return a.density.data() == b.density.data() && a.density.size() == b.density.size() &&
+           a.bases.size() == b.bases.size();
   }
 
   // `rq` over the digits the MSM of `source` (same_digits, run just before on this backend) sorted,
-  // when both contexts are resident with the same layout; nothing when they are not.
-  template <class Affine>
+  // when both contexts are resident with the same digit layout; nothing when they are not.
+  template <class Affine, class SourceAffine>
   Result<std::optional<curve::jacobian_t<typename Affine::field, typename Affine::params>>> msm_sorted_by(
-      const MsmRequest<Affine>& rq, const MsmRequest<Affine>& source) {
+      const MsmRequest<Affine>& rq, const MsmRequest<SourceAffine>& source) {
     using Out = std::optional<curve::jacobian_t<typename Affine::field, typename Affine::params>>;
     auto sh = shape_of(rq), src_sh = shape_of(source);
     if (!sh) return sh.error();
     if (!src_sh) return src_sh.error();
-    auto& map = resident_map<Affine>();
+    auto& map = resident_map<SourceAffine>();
     const auto src = map.find(std::make_pair(static_cast<const void*>(source.bases.data()), src_sh->nb));
     if (src == map.end()) return Out{};
     auto ctx = resident_context(rq, *sh);
@@ -816,34 +820,53 @@ struct CudaBackend::Impl {
     };
     MsmBatchResult out;
     out.g1.resize(batch.g1.size());
-    std::vector<char> done(batch.g1.size(), 0);
+    out.g2.resize(batch.g2.size());
+    std::vector<char> done1(batch.g1.size(), 0), done2(batch.g2.size(), 0);
+    // The first later request over the same digits (L and A's auxiliary part when every variable is
+    // in A; B's G1 and G2 queries, which share scalars and density) runs right after `rq`, on the
+    // digits it sorted, when the two contexts' digit layouts match.
+    const auto run_paired = [&](const auto& rq, size_t g1_from, size_t g2_from) -> Status {
+      for (size_t j = g1_from; j < batch.g1.size(); ++j) {
+        if (done1[j] || !same_digits(rq, batch.g1[j])) continue;
+        auto paired = msm_sorted_by(batch.g1[j], rq);
+        if (!paired) return paired.error();
+        if (paired->has_value()) {
+          out.g1[j] = **paired;
+          done1[j] = 1;
+        }
+        return Status::Ok();
+      }
+      for (size_t j = g2_from; j < batch.g2.size(); ++j) {
+        if (done2[j] || !same_digits(rq, batch.g2[j])) continue;
+        auto paired = msm_sorted_by(batch.g2[j], rq);
+        if (!paired) return paired.error();
+        if (paired->has_value()) {
+          out.g2[j] = **paired;
+          done2[j] = 1;
+        }
+        return Status::Ok();
+      }
+      return Status::Ok();
+    };
     for (size_t i = 0; i < batch.g1.size(); ++i) {
-      if (done[i]) continue;
+      if (done1[i]) continue;
       const auto& rq = batch.g1[i];
       auto on_device = device_copy(rq);
       if (!on_device) return on_device.error();
       auto r = msm(rq, *on_device);
       if (!r) return r.error();
       out.g1[i] = *r;
-      // The next request over the same scalars (L and A's auxiliary part, when every variable is in
-      // A) runs right after, on the digits this one sorted.
-      for (size_t j = i + 1; j < batch.g1.size(); ++j) {
-        if (done[j] || !same_digits(rq, batch.g1[j])) continue;
-        auto paired = msm_sorted_by(batch.g1[j], rq);
-        if (!paired) return paired.error();
-        if (paired->has_value()) {
-          out.g1[j] = **paired;
-          done[j] = 1;
-        }
-        break;
-      }
+      CUZK_TRY_STATUS(run_paired(rq, i + 1, 0));
     }
-    for (const auto& rq : batch.g2) {
+    for (size_t i = 0; i < batch.g2.size(); ++i) {
+      if (done2[i]) continue;
+      const auto& rq = batch.g2[i];
       auto on_device = device_copy(rq);
       if (!on_device) return on_device.error();
       auto r = msm(rq, *on_device);
       if (!r) return r.error();
-      out.g2.push_back(*r);
+      out.g2[i] = *r;
+      CUZK_TRY_STATUS(run_paired(rq, batch.g1.size(), i + 1));
     }
     return out;
   }

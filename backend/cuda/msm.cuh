@@ -10,6 +10,7 @@
 #include <bit>
 #include <future>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backend/cuda/msm.hpp"
@@ -58,6 +59,15 @@ struct Layout {
   uint32_t level0 = 0;      // per-set outputs of the reduction's first level (H / K0); 0: host only
   size_t words = 0;         // density words
   size_t cub_bytes = 0;     // CUB scratch
+
+  // What places the index buffers in the work area (carve_work takes them before any point) and
+  // gives sorted digits their meaning: equal for two contexts, of either curve, when one may sum
+  // its bases over the digits the other sorted.
+  auto digit_fields() const {
+    return std::tie(shape.c, shape.W, shape.m, shape.H, shape.KZ, shape.stride, max_points, max_bases,
+                    entries, digit_blocks, max_passes, KZ, key_bits, run, cap_a, cap_b, words, cub_bytes,
+                    plan.chunk_points);
+  }
 };
 
 template <class Affine>
@@ -189,13 +199,15 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
   take(w.cub_tmp, L.cub_bytes);
   take(w.off_entries, size_t(L.KZ) + 1);
   take(w.counts, size_t(L.KZ) + 1);
-  take(w.part[0], L.cap_a);
-  take(w.part[1], L.cap_b);
-  take(w.buckets, size_t(L.KZ));
   for (int b = 0; b < 2; ++b) {
     take(w.item_len[b], L.cap_a);
     take(w.item_ids[b], L.cap_a);
   }
+  // Points last: everything above depends on the digit layout only (Layout::digit_fields), so the
+  // contexts of both curves with one digit layout place their sorted digits alike (run_sorted_by).
+  take(w.part[0], L.cap_a);
+  take(w.part[1], L.cap_b);
+  take(w.buckets, size_t(L.KZ));
   // Reduction: level outputs L and A (A ping-pongs between levels), fold scratch, one sum per level.
   take(w.lvl_L, T);
   for (int b = 0; b < 2; ++b) {
@@ -286,9 +298,13 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   };
   Sorted sorted;
 
+  Status accumulate(const Stream& s, uint32_t items, const uint32_t* ids, const uint32_t* vals,
+                    const Affine* bases);
   Status sort_and_sum(const Stream& s, uint32_t E, int stage);
   Status rounds_and_merge(const Stream& s, uint32_t most);
-  Result<typename Msm<Affine>::Jacobian> run_sorted(const State& source, const Stream& s);
+  template <class SourceAffine>
+  Result<typename Msm<Affine>::Jacobian> run_sorted(const typename Msm<SourceAffine>::State& source,
+                                                    const Stream& s);
   Result<unsigned> count_digits(const Fr* sc, size_t len, size_t i0, bool mont, const uint64_t* dens,
                                 const Stream& s);
   Status digit_passes(const Fr* scalars, size_t n, bool mont, const uint64_t* dens, const Stream& s);
@@ -436,13 +452,38 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
   return Status::Ok();
 }
 
+// Round 1 of step 3: the `items` of the length-sorted schedule `ids` sum the bases that the sorted
+// entries `vals` name (bucket offsets in off_entries, item offsets in off_items[0]) into part[0],
+// a bucket's first item starting from the bucket.
+template <class Affine>
+Status Msm<Affine>::State::accumulate(const Stream& s, uint32_t items, const uint32_t* ids,
+                                      const uint32_t* vals, const Affine* bases) {
+  using namespace msm_detail;
+  constexpr unsigned B = kSumBlock;
+  if constexpr (kSharedAccumulator<Xyzz>) {
+    // 48 KiB of shared memory per block, two blocks per SM: the carveout must leave room for them
+    // (a function attribute of the current device, so set on every call).
+    CUZK_TRY_STATUS(check(
+        cudaFuncSetAttribute(segment_sum_shared_kernel<Xyzz, Affine>,
+                             cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+        "cudaFuncSetAttribute (shared-memory carveout)"));
+    segment_sum_shared_kernel<Xyzz, Affine><<<grid_for(items, B), B, 0, s.get()>>>(
+        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases},
+        buckets.data(), part[0].data());
+  } else {
+    segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
+        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases},
+        buckets.data(), part[0].data());
+  }
+  return check_launch("msm segment_sum_kernel (entries)");
+}
+
 // Steps 2 and 3 for one chunk whose E nonzero digits are in keys[0]/vals[0]: sort, bucket offsets,
 // item rounds, merge into the buckets. Records consumed[stage] once the bases are no longer read.
 template <class Affine>
 Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) {
   using namespace msm_detail;
   const uint32_t KZ = L.KZ, Lr = L.run;
-  constexpr unsigned B = kSumBlock;
   CUZK_TRY_STATUS(mark(1, s));
   cub::DoubleBuffer<uint32_t> kb(keys[0].data(), keys[1].data()), vb(vals[0].data(), vals[1].data());
   size_t tmp = cub_tmp.size();
@@ -498,10 +539,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   sorted.ids = ib.Current();
   const Affine* bases = streamed ? base_stage[stage].data() : bases_dev;
   CUZK_TRY_STATUS(mark(3, s));
-  segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
-      off_entries.data(), off_items[0].data(), KZ, items, ib.Current(),
-      EntrySource<Affine>{vb.Current(), bases}, buckets.data(), part[0].data());
-  CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries)"));
+  CUZK_TRY_STATUS(accumulate(s, items, ib.Current(), vb.Current(), bases));
   CUZK_TRY_STATUS(check(cudaEventRecord(consumed[stage], s.get()), "cudaEventRecord"));
   CUZK_TRY_STATUS(mark(4, s));
   CUZK_TRY_STATUS(s.synchronize());
@@ -767,19 +805,20 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
 // offsets are still in off_entries; the item offsets, which later rounds overwrite, are counted
 // again from them), then the rounds, the merge and the reduction as in a run.
 template <class Affine>
-Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(const State& source, const Stream& s) {
+template <class SourceAffine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
+    const typename Msm<SourceAffine>::State& source, const Stream& s) {
   using namespace msm_detail;
   using J = typename Msm<Affine>::Jacobian;
   if (s.device() != device) return make_error("MSM: stream of another device");
   if (!have_bases) return make_error("MSM: set_bases first");
-  const Sorted src = source.sorted;
+  const auto src = source.sorted;
   auto g = DeviceGuard::enter(device);
   if (!g) return g.error();
   timings = MsmTimings{};
   workspace->touch();
   sorted = Sorted{};
   const uint32_t KZ = L.KZ;
-  constexpr unsigned B = kSumBlock;
   fill_infinity_kernel<Xyzz><<<grid_for(KZ, 256), 256, 0, s.get()>>>(buckets.data(), KZ);
   CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
   item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run,
@@ -790,10 +829,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(const Stat
       cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
       "cub::DeviceScan::ExclusiveSum"));
   CUZK_TRY_STATUS(mark(3, s));
-  segment_sum_kernel<Xyzz><<<grid_for(src.items, B), B, 0, s.get()>>>(
-      off_entries.data(), off_items[0].data(), KZ, src.items, src.ids,
-      EntrySource<Affine>{src.vals, bases_dev}, buckets.data(), part[0].data());
-  CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (entries, sorted by another context)"));
+  CUZK_TRY_STATUS(accumulate(s, src.items, src.ids, src.vals, bases_dev));
   CUZK_TRY_STATUS(mark(4, s));
   if (profile) {
     CUZK_TRY_STATUS(s.synchronize());
@@ -882,30 +918,25 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run(const Fr* scalars, size_
 }
 
 template <class Affine>
-bool Msm<Affine>::can_run_sorted_by(const Msm& source) const {
+template <class SourceAffine>
+bool Msm<Affine>::can_run_sorted_by(const Msm<SourceAffine>& source) const {
   const State& a = *st_;
-  const State& b = *source.st_;
-  if (&a == &b || !a.workspace || a.workspace != b.workspace || a.streamed || b.streamed || !a.have_bases)
+  const auto& b = *source.st_;
+  if (static_cast<const void*>(&a) == static_cast<const void*>(&b) || !a.workspace ||
+      a.workspace != b.workspace || a.streamed || b.streamed || !a.have_bases)
     return false;
   if (b.sorted.passes != 1 || b.sorted.stamp != a.workspace->uses()) return false;
-  // The same layout carves the same buffers out of the workspace and encodes digits alike.
-  const auto& x = a.L;
-  const auto& y = b.L;
-  return x.KZ == y.KZ && x.run == y.run && x.entries == y.entries && x.key_bits == y.key_bits &&
-         x.cap_a == y.cap_a && x.cap_b == y.cap_b && x.max_points == y.max_points &&
-         x.max_bases == y.max_bases && x.shape.c == y.shape.c && x.shape.W == y.shape.W &&
-         x.shape.m == y.shape.m && x.shape.H == y.shape.H && x.shape.KZ == y.shape.KZ &&
-         x.shape.stride == y.shape.stride && x.plan.work_bytes == y.plan.work_bytes &&
-         x.plan.chunk_points == y.plan.chunk_points && x.digit_blocks == y.digit_blocks &&
-         x.max_passes == y.max_passes && x.level0 == y.level0 && x.words == y.words &&
-         x.cub_bytes == y.cub_bytes;
+  // The same digit layout encodes digits alike and carves the index buffers at the same places.
+  return a.L.digit_fields() == b.L.digit_fields() && a.off_entries.data() == b.off_entries.data();
 }
 
 template <class Affine>
-Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run_sorted_by(const Msm& source, const Stream& s) {
+template <class SourceAffine>
+Result<typename Msm<Affine>::Jacobian> Msm<Affine>::run_sorted_by(const Msm<SourceAffine>& source,
+                                                                  const Stream& s) {
   if (!can_run_sorted_by(source))
     return make_error("MSM: the source context holds no sorted digits for this one");
-  return st_->run_sorted(*source.st_, s);
+  return st_->template run_sorted<SourceAffine>(*source.st_, s);
 }
 
 template <class Affine>

@@ -168,17 +168,22 @@ class Msm {
   Result<Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density, Memory where, ScalarForm form,
                        const Stream& s);
 
-  // The same MSM over the digits `source` sorted in its last run, with this context's bases: for a
-  // request whose scalars are that run's (every variable present), on a context of the same layout
-  // and workspace. Skips the digits, their sort, the bucket offsets and the schedule (about 28 ms of
-  // a 2^27 witness MSM). can_run_sorted_by says whether `source` still holds them: its last run took
-  // one pass and nothing has used the workspace since.
-  bool can_run_sorted_by(const Msm& source) const;
-  Result<Jacobian> run_sorted_by(const Msm& source, const Stream& s);
+  // The same MSM over the digits `source` (of either curve) sorted in its last run, with this
+  // context's bases: for a request whose scalars and density are that run's, on a context of the
+  // same digit layout (window, points, bases, passes) and workspace. Skips the digits, their sort,
+  // the bucket offsets and the schedule (about 28 ms of a 2^27 witness MSM). can_run_sorted_by says
+  // whether `source` still holds them: its last run took one pass and nothing has used the
+  // workspace since. Instantiated for every pair of G1Affine and G2Affine.
+  template <class SourceAffine>
+  bool can_run_sorted_by(const Msm<SourceAffine>& source) const;
+  template <class SourceAffine>
+  Result<Jacobian> run_sorted_by(const Msm<SourceAffine>& source, const Stream& s);
 
   struct State;  // device buffers, streams, events (msm.cuh)
 
  private:
+  template <class>
+  friend class Msm;  // run_sorted_by reads the source's state, of either curve
   explicit Msm(std::unique_ptr<State> st);
   std::unique_ptr<State> st_;
 };

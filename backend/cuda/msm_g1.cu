@@ -24,5 +24,9 @@ unsigned msm_pick_window(size_t n, unsigned precompute, double add_cost) {
 }
 
 template class Msm<G1Affine>;
+template bool Msm<G1Affine>::can_run_sorted_by(const Msm<G1Affine>&) const;
+template bool Msm<G1Affine>::can_run_sorted_by(const Msm<G2Affine>&) const;
+template Result<Msm<G1Affine>::Jacobian> Msm<G1Affine>::run_sorted_by(const Msm<G1Affine>&, const Stream&);
+template Result<Msm<G1Affine>::Jacobian> Msm<G1Affine>::run_sorted_by(const Msm<G2Affine>&, const Stream&);
 
 }  // namespace cuzk::cuda

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "backend/cuda/msm.hpp"
 #include "field/fields.hpp"
@@ -299,6 +300,76 @@ static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off,
 inline constexpr unsigned kSumBlock = 128;
 template <class Xyzz>
 inline constexpr unsigned kSumMinBlocks = sizeof(typename Xyzz::field) <= 48 ? 3 : 1;
+// The accumulators of a block's threads in shared memory, word-interleaved (word w of thread t at
+// w·kSumBlock + t, so a warp's access to one word touches 32 banks). The mixed addition then loads
+// each coordinate just before it is used and stores it as soon as it is final (volatile accesses,
+// so the compiler neither caches nor hoists them), so the accumulator does not hold registers
+// across the addition's products.
+template <class F>
+struct SharedField {
+  static constexpr unsigned kWords = sizeof(F) / 4;
+  volatile uint32_t* p;  // word 0 of this thread's element
+  __device__ __forceinline__ F load() const {
+    uint32_t w[kWords];
+#pragma unroll
+    for (unsigned i = 0; i < kWords; ++i) w[i] = p[i * kSumBlock];
+    F x;
+    memcpy(&x, w, sizeof(F));
+    return x;
+  }
+  __device__ __forceinline__ void store(const F& x) const {
+    uint32_t w[kWords];
+    memcpy(w, &x, sizeof(F));
+#pragma unroll
+    for (unsigned i = 0; i < kWords; ++i) p[i * kSumBlock] = w[i];
+  }
+};
+
+template <class Xyzz>
+struct SharedXyzz {
+  using F = typename Xyzz::field;
+  static constexpr unsigned kWords = 4 * SharedField<F>::kWords;  // per thread
+  SharedField<F> X, Y, ZZ, ZZZ;
+  __device__ explicit SharedXyzz(uint32_t* block_words) {
+    constexpr unsigned w = SharedField<F>::kWords * kSumBlock;
+    volatile uint32_t* t = block_words + threadIdx.x;
+    X.p = t;
+    Y.p = t + w;
+    ZZ.p = t + 2 * w;
+    ZZZ.p = t + 3 * w;
+  }
+  __device__ __forceinline__ Xyzz load() const { return Xyzz(X.load(), Y.load(), ZZ.load(), ZZZ.load()); }
+  __device__ __forceinline__ void store(const Xyzz& v) const {
+    X.store(v.X);
+    Y.store(v.Y);
+    ZZ.store(v.ZZ);
+    ZZZ.store(v.ZZZ);
+  }
+  // madd-2008-s as Xyzz::add_mixed, with the coordinates in shared memory.
+  template <class Affine>
+  __device__ __forceinline__ void add_mixed(const Affine& q) const {
+    if (q.is_inf()) return;
+    const F zz = ZZ.load();
+    if (zz.is_zero()) {
+      store(Xyzz(q));
+      return;
+    }
+    const F P = q.x * zz - X.load();
+    const F R = q.y * ZZZ.load() - Y.load();
+    if (P.is_zero()) {
+      store(R.is_zero() ? Xyzz::dbl_affine(q) : Xyzz::infinity());
+      return;
+    }
+    const F pp = P.sqr();
+    const F ppp = P * pp;
+    ZZ.store(ZZ.load() * pp);
+    ZZZ.store(ZZZ.load() * ppp);
+    const F Q = X.load() * pp;
+    const F x3 = R.sqr() - ppp - Q.dbl();
+    X.store(x3);
+    Y.store(F::mul_sub(R, Q - x3, Y.load(), ppp));
+  }
+};
 
 // Segment k (KZ segments) of length n is cut into its c_k = item_off[k+1] - item_off[k] items of
 // nearly equal length (n·j/c_k boundaries, so every item has between L/2 and L points once n > L,
@@ -331,6 +402,44 @@ __global__ void __launch_bounds__(kSumBlock, kSumMinBlocks<Xyzz>)
     for (uint32_t i = b; i < e; ++i) src.add(acc, src.load(i));
   }
   out[q] = acc;
+}
+
+// segment_sum_kernel over entries, with each thread's accumulator in shared memory (SharedXyzz), for
+// G2. Its loop in registers needs more than the 255 a thread may have (248 bytes spilled); here
+// ptxas fits it in 255 with 20 spilled, and the 2^26 witness accumulation went from 325 to 310 ms
+// (two blocks per SM either way: asking for three spills 908 bytes). G1 keeps its accumulator in
+// registers: the shared form ran 1–4 % slower at three and four blocks per SM (its madd is bound by
+// issue, not by occupancy).
+template <class Xyzz>
+inline constexpr bool kSharedAccumulator = sizeof(typename Xyzz::field) > 48;
+template <class Xyzz, class Affine>
+__global__ void __launch_bounds__(kSumBlock, 2)
+    segment_sum_shared_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
+                              uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order,
+                              EntrySource<Affine> src, const Xyzz* __restrict__ init,
+                              Xyzz* __restrict__ out) {
+  __shared__ uint32_t words[SharedXyzz<Xyzz>::kWords * kSumBlock];
+  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= cap || r >= item_off[KZ]) return;
+  const uint32_t q = order ? order[r] : r;
+  const uint32_t k = segment_of(item_off, KZ + 1, q);
+  const uint32_t j = q - item_off[k], items = item_off[k + 1] - item_off[k];
+  const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
+  const uint32_t b = s0 + uint32_t(uint64_t(n) * j / items);
+  const uint32_t e = s0 + uint32_t(uint64_t(n) * (j + 1) / items);
+  const SharedXyzz<Xyzz> acc(words);
+  acc.store(init && j == 0 ? init[k] : Xyzz::infinity());
+  if constexpr (EntrySource<Affine>::kPrefetch) {
+    Affine next = src.load(b);  // items are never empty
+    for (uint32_t i = b; i < e; ++i) {
+      const Affine cur = next;
+      if (i + 1 < e) next = src.load(i + 1);
+      acc.add_mixed(cur);
+    }
+  } else {
+    for (uint32_t i = b; i < e; ++i) acc.add_mixed(src.load(i));
+  }
+  out[q] = acc.load();
 }
 
 // buckets[k] = Σ parts[item_off[k] .. item_off[k+1]) for the k < KZ that have items: the first

@@ -499,6 +499,85 @@ TEST_F(MsmWorkArea, RunSortedByAnotherContext) {
   }
 }
 
+// B's two queries: a G2 context sums its bases over the digits a G1 context sorted (and the other
+// way round), in the density form, on one work area; both contexts have one digit layout, though
+// their points (and so their work bytes) differ.
+TEST_F(MsmWorkArea, RunSortedByTheOtherCurve) {
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const size_t n = 30000 + 11;
+  std::vector<uint64_t> density((n + 63) / 64);
+  for (auto& w : density) w = rng() | (rng() & rng());  // about 60 % present, like B's density
+  size_t nb = 0;
+  for (size_t i = 0; i < n; ++i) nb += (density[i / 64] >> (i % 64)) & 1;
+  const std::vector<G1Affine> b1 = progression<G1Affine>(nb, rng, &logs);
+  const std::vector<G2Affine> b2 = progression<G2Affine>(nb, rng, &logs);
+  MsmConfig cfg;
+  cfg.chunk_points = 16384;  // device witness scalars: one pass, cut by digits
+  cfg.window_bits = 10;
+  cfg.max_bases = nb;
+  auto p1 = Msm<G1Affine>::plan(n, cfg);
+  auto p2 = Msm<G2Affine>::plan(n, cfg);
+  CUZK_ASSERT_OK(p1);
+  CUZK_ASSERT_OK(p2);
+  EXPECT_LT(p1->work_bytes, p2->work_bytes);
+  auto ws = MsmWorkspace::create(test_device(), p2->work_bytes);
+  CUZK_ASSERT_OK(ws);
+  auto c1 = Msm<G1Affine>::create(test_device(), n, cfg, false, *ws);
+  auto c2 = Msm<G2Affine>::create(test_device(), n, cfg, false, *ws);
+  CUZK_ASSERT_OK(c1);
+  CUZK_ASSERT_OK(c2);
+  CUZK_ASSERT_OK(c1->set_bases(b1.data(), nb, Memory::host, *s));
+  CUZK_ASSERT_OK(c2->set_bases(b2.data(), nb, Memory::host, *s));
+  for (int round = 0; round < 2; ++round) {  // fresh witnesses each round
+    std::vector<Fr> witness(n);
+    for (auto& x : witness) {
+      const uint64_t kind = rng() % 10;
+      x = kind < 4 ? Fr::zero() : kind < 8 ? Fr::one() : random_field<Fr>(rng);
+    }
+    auto d = DeviceBuffer<Fr>::alloc(test_device(), n);
+    CUZK_ASSERT_OK(d);
+    CUZK_ASSERT_OK(d->upload(witness.data(), n, *s));
+    const auto want1 = cpu::msm<G1Affine>(b1, witness, density);
+    const auto want2 = cpu::msm<G2Affine>(b2, witness, density);
+    CUZK_ASSERT_OK(want1);
+    CUZK_ASSERT_OK(want2);
+    // G1 sorts, G2 follows.
+    auto r1 = c1->run(d->data(), n, density.data(), Memory::device, ScalarForm::montgomery, *s);
+    CUZK_ASSERT_OK(r1);
+    EXPECT_TRUE(*r1 == *want1);
+    ASSERT_TRUE(c2->can_run_sorted_by(*c1));
+    auto r2 = c2->run_sorted_by(*c1, *s);
+    CUZK_ASSERT_OK(r2);
+    EXPECT_TRUE(*r2 == *want2);
+    EXPECT_FALSE(c1->can_run_sorted_by(*c2));  // a run over another's digits leaves none to lend
+    // G2 sorts, G1 follows.
+    auto q2 = c2->run(d->data(), n, density.data(), Memory::device, ScalarForm::montgomery, *s);
+    CUZK_ASSERT_OK(q2);
+    EXPECT_TRUE(*q2 == *want2);
+    ASSERT_TRUE(c1->can_run_sorted_by(*c2));
+    auto q1 = c1->run_sorted_by(*c2, *s);
+    CUZK_ASSERT_OK(q1);
+    EXPECT_TRUE(*q1 == *want1);
+  }
+  // Another window is another digit layout: never.
+  MsmConfig other = cfg;
+  other.window_bits = 11;
+  auto p3 = Msm<G2Affine>::plan(n, other);
+  CUZK_ASSERT_OK(p3);
+  if (p3->work_bytes <= (*ws)->bytes()) {
+    auto c3 = Msm<G2Affine>::create(test_device(), n, other, false, *ws);
+    CUZK_ASSERT_OK(c3);
+    CUZK_ASSERT_OK(c3->set_bases(b2.data(), nb, Memory::host, *s));
+    std::vector<Fr> ones(n, Fr::one());
+    auto d = DeviceBuffer<Fr>::alloc(test_device(), n);
+    CUZK_ASSERT_OK(d);
+    CUZK_ASSERT_OK(d->upload(ones.data(), n, *s));
+    CUZK_ASSERT_OK(c1->run(d->data(), n, density.data(), Memory::device, ScalarForm::montgomery, *s));
+    EXPECT_FALSE(c3->can_run_sorted_by(*c1));
+    EXPECT_FALSE(c3->run_sorted_by(*c1, *s).ok());
+  }
+}
+
 // Large sizes: Σ s_i·[k_i]G == [Σ s_i·k_i]G with P_i drawn from a table of 2^16 known multiples
 // by a random index, so a wrong base index or sign shows w.h.p. Runs the precomputed and plain modes.
 template <class A>
