@@ -272,10 +272,11 @@ int bench_engine(const EngineBenchArgs& args) {
   if (!devices) return fail(devices.message());
   const std::string backend = devices->backend;
   const std::vector<engine::DeviceDescriptor> descs = devices->set.devices;
-  unsigned synthesis_threads = args.synthesis_threads;
-  if (synthesis_threads == 0)
-    synthesis_threads =
-        engine::auto_synthesis_threads(std::thread::hardware_concurrency(), args.synthesis_workers);
+  // 0 leaves each synthesis's threads to the engine; the keys are made with every thread.
+  const unsigned synthesis_threads = args.synthesis_threads;
+  const unsigned key_threads = synthesis_threads
+                                   ? synthesis_threads
+                                   : engine::auto_synthesis_threads(std::thread::hardware_concurrency(), 1);
 
   const auto porep_spec = synthetic_spec(args.log_domain, args.seed);
   const auto winning_spec = synthetic_spec(args.winning_log_domain, args.seed + 1);
@@ -283,9 +284,9 @@ int bench_engine(const EngineBenchArgs& args) {
   {
     cpu::ThreadPool pool(0);
     std::fprintf(stderr, "  making fake keys (2^%u, 2^%u) ...\n", args.log_domain, args.winning_log_domain);
-    porep_key = make_key(porep_spec, synthesis_threads, pool);
+    porep_key = make_key(porep_spec, key_threads, pool);
     if (!porep_key) return fail("porep key: " + porep_key.message());
-    winning_key = make_key(winning_spec, synthesis_threads, pool);
+    winning_key = make_key(winning_spec, key_threads, pool);
     if (!winning_key) return fail("winning key: " + winning_key.message());
   }
   const uint64_t key_bytes = key_host_bytes(*porep_key->key) + key_host_bytes(*winning_key->key);
@@ -601,8 +602,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->capture_default_str();
   cmd->add_option("--synthesis-workers", args->synthesis_workers, "Partitions synthesized at once")
       ->capture_default_str();
-  cmd->add_option("--synthesis-threads", args->synthesis_threads,
-                  "Threads per synthesis (0: the hardware threads, shared by the synthesis workers)")
+  cmd->add_option(
+         "--synthesis-threads", args->synthesis_threads,
+         "Threads per synthesis (0: the hardware threads, shared by the syntheses running at its start)")
       ->capture_default_str();
   cmd->add_option(
          "--synthesis-nice", args->synthesis_nice,

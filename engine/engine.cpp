@@ -33,9 +33,8 @@ uint64_t default_host_budget() {
 
 }  // namespace
 
-unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned synthesis_workers) {
-  if (synthesis_workers == 0) return 1;
-  return std::max(1u, hardware_threads / synthesis_workers);
+unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned running) {
+  return std::max(1u, hardware_threads / std::max(1u, running));
 }
 
 // ------------------------------------------------------------------ lifetime
@@ -82,16 +81,15 @@ Status Engine::Impl::start() {
                                         config.trusted_params, log, config.devices.pin_host);
   size_t device_workers = 0;
   for (const auto& d : config.devices.devices) device_workers += d.workers;
-  if (config.synthesis_threads == 0)
-    config.synthesis_threads =
-        auto_synthesis_threads(std::thread::hardware_concurrency(), config.synthesis_workers);
   partitions_ahead =
       config.max_partitions_ahead ? config.max_partitions_ahead : config.synthesis_workers + device_workers;
   // By default as many idle sets as partitions can be in flight, so that none is freed (and
   // unpinned) in a steady stream.
   buffers = std::make_unique<PartitionBufferPool>(
       config.idle_buffer_sets >= 0 ? size_t(config.idle_buffer_sets) : partitions_ahead + device_workers,
-      config.devices.pin_host, log, config.synthesis_threads);
+      config.devices.pin_host, log,
+      config.synthesis_threads ? config.synthesis_threads
+                               : auto_synthesis_threads(hardware_threads, config.synthesis_workers));
   params->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
@@ -103,7 +101,8 @@ Status Engine::Impl::start() {
   }
   log->info(
       "event=engine_started host_budget={} devices={} synthesis_workers={} synthesis_threads={} journal={}",
-      host_bytes, devices.size(), config.synthesis_workers, config.synthesis_threads,
+      host_bytes, devices.size(), config.synthesis_workers,
+      config.synthesis_threads ? std::to_string(config.synthesis_threads) : std::string("auto"),
       config.journal_path.empty() ? "none" : config.journal_path);
   for (unsigned n = 0; n < config.synthesis_workers + config.express_synthesis_workers; ++n)
     threads_.emplace_back(
@@ -469,7 +468,8 @@ EngineStatus Engine::status() const { return impl_->status(); }
 Result<SynthesizedPartition> Engine::synthesize(const std::string& name, const PartitionInput& input) {
   auto lease = impl_->params->acquire(name, WaitKey{uint8_t(Priority::normal), 0}, "synthesize", {});
   if (!lease) return lease.error();
-  return synthesize_partition(input, **lease, impl_->config.synthesis_threads);
+  const auto threads = impl_->synthesis_threads();
+  return synthesize_partition(input, **lease, threads.count);
 }
 
 Status Engine::register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key) {

@@ -106,6 +106,22 @@ struct Engine::Impl {
   void wake_budgets();
   bool abandoned(const JobRecord& job) const { return stopping_.load() || job.closed.load(); }
 
+  // The threads of one synthesis, counted among the running ones while it lives: the configured
+  // number, or auto_synthesis_threads over those running at its start.
+  struct SynthesisThreads {
+    std::atomic<unsigned>* running;
+    unsigned count;
+    SynthesisThreads(std::atomic<unsigned>* r, unsigned c) : running(r), count(c) {}
+    SynthesisThreads(const SynthesisThreads&) = delete;
+    SynthesisThreads& operator=(const SynthesisThreads&) = delete;
+    ~SynthesisThreads() { running->fetch_sub(1); }
+  };
+  SynthesisThreads synthesis_threads() {
+    const unsigned now = syntheses_running_.fetch_add(1) + 1;
+    return {&syntheses_running_, config.synthesis_threads ? config.synthesis_threads
+                                                          : auto_synthesis_threads(hardware_threads, now)};
+  }
+
   EngineConfig config;
   Logger log;
   std::unique_ptr<Journal> journal;
@@ -125,6 +141,8 @@ struct Engine::Impl {
   JobId next_id_ = 1;  // without a journal
   bool paused_ = false;
   std::atomic<bool> stopping_{false};
+  std::atomic<unsigned> syntheses_running_{0};
+  const unsigned hardware_threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> threads_;
 };
 

@@ -117,14 +117,16 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   emit({EngineEvent::Type::admitted, job->id, int(item->partition), -1, -1, job->priority, {}});
 
   const auto start = Clock::now();
-  auto synthesized = synthesize_partition(input, **lease, config.synthesis_threads, std::move(buffers));
+  const auto threads = synthesis_threads();
+  auto synthesized = synthesize_partition(input, **lease, threads.count, std::move(buffers));
   const double synth_ms = ms_since(start);
   if (!synthesized) {
     log->warn("{} event=synthesis_failed error=\"{}\"", who, synthesized.message());
     fail_job(job, "partition " + std::to_string(item->partition) + ": " + synthesized.message());
     return false;
   }
-  log->info("{} event=synthesized ms={:.1f} constraints={}", who, synth_ms, synthesized->assignment.a.size());
+  log->info("{} event=synthesized ms={:.1f} threads={} constraints={}", who, synth_ms, threads.count,
+            synthesized->assignment.a.size());
   item->host = std::move(*reservation);
   item->params = std::move(*lease);
   item->synthesized = std::move(*synthesized);

@@ -135,14 +135,42 @@ TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   EXPECT_EQ(done->state, JobState::done) << done->error;
 }
 
-TEST(Engine, SharesTheHardwareThreadsAmongSynthesisWorkers) {
+TEST(Engine, SharesTheHardwareThreadsAmongRunningSyntheses) {
+  EXPECT_EQ(engine::auto_synthesis_threads(16, 1), 16u);  // alone: every core
   EXPECT_EQ(engine::auto_synthesis_threads(16, 2), 8u);
   EXPECT_EQ(engine::auto_synthesis_threads(96, 3), 32u);
   EXPECT_EQ(engine::auto_synthesis_threads(17, 2), 8u);  // rounds down
-  // Never none: fewer threads than workers, no hardware count (0), or no synthesis workers.
+  // Never none: fewer threads than syntheses, or no hardware count (0); no count means this one.
   EXPECT_EQ(engine::auto_synthesis_threads(1, 2), 1u);
   EXPECT_EQ(engine::auto_synthesis_threads(0, 2), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(8, 0), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(8, 0), 8u);
+}
+
+// The engine's choice, logged with each synthesis: a lone synthesis takes every hardware thread; a
+// configured count is taken as it is.
+TEST(Engine, ALoneSynthesisTakesEveryHardwareThread) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  for (const unsigned configured : {0u, 3u}) {
+    auto lines = std::make_shared<std::ostringstream>();
+    auto c = cpu_config(1, 1);
+    c.synthesis_workers = 1;
+    c.synthesis_threads = configured;
+    c.logger =
+        std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*lines));
+    c.logger->set_level(spdlog::level::info);
+    {
+      auto engine = make_engine(std::move(c));
+      auto id = engine->submit(tiny_job());
+      ASSERT_TRUE(id.ok()) << id.message();
+      auto r = engine->await(*id, kLongWait);
+      ASSERT_TRUE(r.ok() && r->state == JobState::done) << r.message();
+    }
+    const std::string text = lines->str();
+    const auto at = text.find("event=synthesized");
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string want = "threads=" + std::to_string(configured ? configured : hw) + " ";
+    EXPECT_NE(text.find(want, at), std::string::npos) << want << " missing in: " << text.substr(at, 120);
+  }
 }
 
 // Synthesis lowers its thread's priority, and the threads a synthesis starts afterwards (synthetic
