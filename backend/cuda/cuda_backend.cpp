@@ -822,52 +822,44 @@ struct CudaBackend::Impl {
     out.g1.resize(batch.g1.size());
     out.g2.resize(batch.g2.size());
     std::vector<char> done1(batch.g1.size(), 0), done2(batch.g2.size(), 0);
-    // The first later request over the same digits (L and A's auxiliary part when every variable is
-    // in A; B's G1 and G2 queries, which share scalars and density) runs right after `rq`, on the
-    // digits it sorted, when the two contexts' digit layouts match.
-    const auto run_paired = [&](const auto& rq, size_t g1_from, size_t g2_from) -> Status {
-      for (size_t j = g1_from; j < batch.g1.size(); ++j) {
-        if (done1[j] || !same_digits(rq, batch.g1[j])) continue;
-        auto paired = msm_sorted_by(batch.g1[j], rq);
+    // The first of requests[from ..) over the digits `rq` sorted (L and A's auxiliary part when every
+    // variable is in A; B's G1 and G2 queries, which share scalars and density) runs right after it,
+    // on those digits, when the two contexts' digit layouts match. False: there is none.
+    const auto run_paired = [&](const auto& rq, const auto& requests, std::vector<char>& done, auto& results,
+                                size_t from) -> Result<bool> {
+      for (size_t j = from; j < requests.size(); ++j) {
+        if (done[j] || !same_digits(rq, requests[j])) continue;
+        auto paired = msm_sorted_by(requests[j], rq);
         if (!paired) return paired.error();
         if (paired->has_value()) {
-          out.g1[j] = **paired;
-          done1[j] = 1;
+          results[j] = **paired;
+          done[j] = 1;
         }
-        return Status::Ok();
+        return true;
       }
-      for (size_t j = g2_from; j < batch.g2.size(); ++j) {
-        if (done2[j] || !same_digits(rq, batch.g2[j])) continue;
-        auto paired = msm_sorted_by(batch.g2[j], rq);
-        if (!paired) return paired.error();
-        if (paired->has_value()) {
-          out.g2[j] = **paired;
-          done2[j] = 1;
-        }
-        return Status::Ok();
+      return false;
+    };
+    // Each request not yet done, then its pair: among the later G1 requests first, then the G2 ones.
+    const auto run_all = [&](const auto& requests, std::vector<char>& done, auto& results,
+                             bool g1) -> Status {
+      for (size_t i = 0; i < requests.size(); ++i) {
+        if (done[i]) continue;
+        const auto& rq = requests[i];
+        auto on_device = device_copy(rq);
+        if (!on_device) return on_device.error();
+        auto r = msm(rq, *on_device);
+        if (!r) return r.error();
+        results[i] = *r;
+        auto in_g1 = run_paired(rq, batch.g1, done1, out.g1, g1 ? i + 1 : batch.g1.size());
+        if (!in_g1) return in_g1.error();
+        if (*in_g1) continue;
+        auto in_g2 = run_paired(rq, batch.g2, done2, out.g2, g1 ? 0 : i + 1);
+        if (!in_g2) return in_g2.error();
       }
       return Status::Ok();
     };
-    for (size_t i = 0; i < batch.g1.size(); ++i) {
-      if (done1[i]) continue;
-      const auto& rq = batch.g1[i];
-      auto on_device = device_copy(rq);
-      if (!on_device) return on_device.error();
-      auto r = msm(rq, *on_device);
-      if (!r) return r.error();
-      out.g1[i] = *r;
-      CUZK_TRY_STATUS(run_paired(rq, i + 1, 0));
-    }
-    for (size_t i = 0; i < batch.g2.size(); ++i) {
-      if (done2[i]) continue;
-      const auto& rq = batch.g2[i];
-      auto on_device = device_copy(rq);
-      if (!on_device) return on_device.error();
-      auto r = msm(rq, *on_device);
-      if (!r) return r.error();
-      out.g2[i] = *r;
-      CUZK_TRY_STATUS(run_paired(rq, batch.g1.size(), i + 1));
-    }
+    CUZK_TRY_STATUS(run_all(batch.g1, done1, out.g1, true));
+    CUZK_TRY_STATUS(run_all(batch.g2, done2, out.g2, false));
     return out;
   }
 };

@@ -371,6 +371,26 @@ struct SharedXyzz {
   }
 };
 
+// The item this thread sums in segment_sum_kernel's cut (below): its number q, its segment k, its
+// entries [b, e), and whether it is the segment's first; false when the thread has none.
+struct Item {
+  uint32_t q, k, b, e;
+  bool first;
+};
+__device__ __forceinline__ bool item_of_thread(const uint32_t* __restrict__ seg_off,
+                                               const uint32_t* __restrict__ item_off, uint32_t KZ,
+                                               uint32_t cap, const uint32_t* __restrict__ order, Item& it) {
+  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= cap || r >= item_off[KZ]) return false;
+  const uint32_t q = order ? order[r] : r;
+  const uint32_t k = segment_of(item_off, KZ + 1, q);
+  const uint32_t j = q - item_off[k], items = item_off[k + 1] - item_off[k];
+  const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
+  it = Item{q, k, s0 + uint32_t(uint64_t(n) * j / items), s0 + uint32_t(uint64_t(n) * (j + 1) / items),
+            j == 0};
+  return true;
+}
+
 // Segment k (KZ segments) of length n is cut into its c_k = item_off[k+1] - item_off[k] items of
 // nearly equal length (n·j/c_k boundaries, so every item has between L/2 and L points once n > L,
 // which keeps the threads of a warp busy for similar times); item q = item_off[k] + j sums one.
@@ -382,15 +402,10 @@ __global__ void __launch_bounds__(kSumBlock, kSumMinBlocks<Xyzz>)
     segment_sum_kernel(const uint32_t* __restrict__ seg_off, const uint32_t* __restrict__ item_off,
                        uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order, Source src,
                        const Xyzz* __restrict__ init, Xyzz* __restrict__ out) {
-  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= cap || r >= item_off[KZ]) return;
-  const uint32_t q = order ? order[r] : r;
-  const uint32_t k = segment_of(item_off, KZ + 1, q);
-  const uint32_t j = q - item_off[k], items = item_off[k + 1] - item_off[k];
-  const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
-  const uint32_t b = s0 + uint32_t(uint64_t(n) * j / items);
-  const uint32_t e = s0 + uint32_t(uint64_t(n) * (j + 1) / items);
-  Xyzz acc = init && j == 0 ? init[k] : Xyzz::infinity();
+  Item it;
+  if (!item_of_thread(seg_off, item_off, KZ, cap, order, it)) return;
+  const uint32_t q = it.q, k = it.k, b = it.b, e = it.e;
+  Xyzz acc = init && it.first ? init[k] : Xyzz::infinity();
   if constexpr (Source::kPrefetch) {
     typename Source::Point next = src.load(b);  // items are never empty
     for (uint32_t i = b; i < e; ++i) {
@@ -419,16 +434,11 @@ __global__ void __launch_bounds__(kSumBlock, 2)
                               EntrySource<Affine> src, const Xyzz* __restrict__ init,
                               Xyzz* __restrict__ out) {
   __shared__ uint32_t words[SharedXyzz<Xyzz>::kWords * kSumBlock];
-  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= cap || r >= item_off[KZ]) return;
-  const uint32_t q = order ? order[r] : r;
-  const uint32_t k = segment_of(item_off, KZ + 1, q);
-  const uint32_t j = q - item_off[k], items = item_off[k + 1] - item_off[k];
-  const uint32_t s0 = seg_off[k], n = seg_off[k + 1] - s0;
-  const uint32_t b = s0 + uint32_t(uint64_t(n) * j / items);
-  const uint32_t e = s0 + uint32_t(uint64_t(n) * (j + 1) / items);
+  Item it;
+  if (!item_of_thread(seg_off, item_off, KZ, cap, order, it)) return;
+  const uint32_t q = it.q, k = it.k, b = it.b, e = it.e;
   const SharedXyzz<Xyzz> acc(words);
-  acc.store(init && j == 0 ? init[k] : Xyzz::infinity());
+  acc.store(init && it.first ? init[k] : Xyzz::infinity());
   if constexpr (EntrySource<Affine>::kPrefetch) {
     Affine next = src.load(b);  // items are never empty
     for (uint32_t i = b; i < e; ++i) {

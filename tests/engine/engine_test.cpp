@@ -135,6 +135,23 @@ TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   EXPECT_EQ(done->state, JobState::done) << done->error;
 }
 
+// Runs one tiny job to its end on an engine of `c`, its log captured at info level; returns the log.
+std::string log_of_a_tiny_job(EngineConfig c) {
+  auto lines = std::make_shared<std::ostringstream>();
+  c.logger =
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*lines));
+  c.logger->set_level(spdlog::level::info);
+  {
+    auto engine = make_engine(std::move(c));
+    auto id = engine->submit(tiny_job());
+    EXPECT_TRUE(id.ok()) << id.message();
+    if (!id) return lines->str();
+    auto r = engine->await(*id, kLongWait);
+    EXPECT_TRUE(r.ok() && r->state == JobState::done) << r.message();
+  }
+  return lines->str();
+}
+
 TEST(Engine, SharesTheHardwareThreadsAmongRunningSyntheses) {
   EXPECT_EQ(engine::auto_synthesis_threads(16, 1), 16u);  // alone: every core
   EXPECT_EQ(engine::auto_synthesis_threads(16, 2), 8u);
@@ -151,21 +168,10 @@ TEST(Engine, SharesTheHardwareThreadsAmongRunningSyntheses) {
 TEST(Engine, ALoneSynthesisTakesEveryHardwareThread) {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   for (const unsigned configured : {0u, 3u}) {
-    auto lines = std::make_shared<std::ostringstream>();
     auto c = cpu_config(1, 1);
     c.synthesis_workers = 1;
     c.synthesis_threads = configured;
-    c.logger =
-        std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*lines));
-    c.logger->set_level(spdlog::level::info);
-    {
-      auto engine = make_engine(std::move(c));
-      auto id = engine->submit(tiny_job());
-      ASSERT_TRUE(id.ok()) << id.message();
-      auto r = engine->await(*id, kLongWait);
-      ASSERT_TRUE(r.ok() && r->state == JobState::done) << r.message();
-    }
-    const std::string text = lines->str();
+    const std::string text = log_of_a_tiny_job(std::move(c));
     const auto at = text.find("event=synthesized");
     ASSERT_NE(at, std::string::npos) << text;
     const std::string want = "threads=" + std::to_string(configured ? configured : hw) + " ";
@@ -520,11 +526,7 @@ class StageReportingBackend final : public ComputeBackend {
 };
 
 TEST(Engine, EveryDeviceStageIsLoggedWithItsJobPartitionWorkerAndDevice) {
-  auto lines = std::make_shared<std::ostringstream>();
   auto c = cpu_config(1, 1);
-  c.logger =
-      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(*lines));
-  c.logger->set_level(spdlog::level::info);
   auto inner = c.devices.factory;
   c.devices.factory = [inner](const DeviceDescriptor& d,
                               uint32_t w) -> Result<std::unique_ptr<ComputeBackend>> {
@@ -532,14 +534,7 @@ TEST(Engine, EveryDeviceStageIsLoggedWithItsJobPartitionWorkerAndDevice) {
     if (!b) return b.error();
     return std::unique_ptr<ComputeBackend>(new StageReportingBackend(std::move(*b)));
   };
-  {
-    auto engine = make_engine(std::move(c));
-    auto id = engine->submit(tiny_job());
-    ASSERT_TRUE(id.ok()) << id.message();
-    auto r = engine->await(*id, kLongWait);
-    ASSERT_TRUE(r.ok() && r->state == JobState::done) << r.message();
-  }
-  const std::string text = lines->str();
+  const std::string text = log_of_a_tiny_job(std::move(c));
   const auto at = text.find("event=device_stage");
   ASSERT_NE(at, std::string::npos) << text;
   const std::string line =
