@@ -73,6 +73,16 @@ std::vector<Fr> random_scalars(size_t n, std::mt19937_64& rng) {
   return s;
 }
 
+// A PoRep witness's mix: 40 % zero, 40 % one, 20 % uniform.
+std::vector<Fr> witness_scalars(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> w(n);
+  for (auto& x : w) {
+    const uint64_t kind = rng() % 10;
+    x = kind < 4 ? Fr::zero() : kind < 8 ? Fr::one() : random_field<Fr>(rng);
+  }
+  return w;
+}
+
 std::vector<Fr> to_canonical(const std::vector<Fr>& v) {
   std::vector<Fr> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) v[i].to_canonical(out[i].l);
@@ -300,11 +310,7 @@ template <class A>
 void device_passes(size_t n, std::mt19937_64& rng) {
   std::vector<Fr> logs;
   const auto bases = progression<A>(n, rng, &logs);
-  std::vector<Fr> witness(n);
-  for (auto& x : witness) {
-    const uint64_t kind = rng() % 5;
-    x = kind < 2 ? Fr::zero() : kind < 4 ? Fr::one() : random_field<Fr>(rng);
-  }
+  const std::vector<Fr> witness = witness_scalars(n, rng);
   for (unsigned c : {8u, 13u}) {
     Case k;
     k.cfg.window_bits = c;
@@ -453,11 +459,7 @@ TEST_F(MsmWorkArea, RunSortedByAnotherContext) {
   CUZK_ASSERT_OK(c1->set_bases(b1.data(), n, Memory::host, *s));
   CUZK_ASSERT_OK(c2->set_bases(b2.data(), n, Memory::host, *s));
   EXPECT_FALSE(c2->can_run_sorted_by(*c1));  // nothing sorted yet
-  std::vector<Fr> witness(n);
-  for (auto& x : witness) {
-    const uint64_t kind = rng() % 10;
-    x = kind < 4 ? Fr::zero() : kind < 8 ? Fr::one() : random_field<Fr>(rng);
-  }
+  const std::vector<Fr> witness = witness_scalars(n, rng);
   for (const auto* scalars : {&witness}) {
     auto d = DeviceBuffer<Fr>::alloc(test_device(), n);
     CUZK_ASSERT_OK(d);
@@ -529,11 +531,7 @@ TEST_F(MsmWorkArea, RunSortedByTheOtherCurve) {
   CUZK_ASSERT_OK(c1->set_bases(b1.data(), nb, Memory::host, *s));
   CUZK_ASSERT_OK(c2->set_bases(b2.data(), nb, Memory::host, *s));
   for (int round = 0; round < 2; ++round) {  // fresh witnesses each round
-    std::vector<Fr> witness(n);
-    for (auto& x : witness) {
-      const uint64_t kind = rng() % 10;
-      x = kind < 4 ? Fr::zero() : kind < 8 ? Fr::one() : random_field<Fr>(rng);
-    }
+    const std::vector<Fr> witness = witness_scalars(n, rng);
     auto d = DeviceBuffer<Fr>::alloc(test_device(), n);
     CUZK_ASSERT_OK(d);
     CUZK_ASSERT_OK(d->upload(witness.data(), n, *s));
