@@ -56,8 +56,9 @@ const char* to_string(EngineEvent::Type t);
 // Threads per synthesis when the configuration leaves it to the engine: the host's hardware threads
 // shared by the `running` syntheses (this one included) at its start, at least one. Buffer sets
 // and the host budget usually let one PoRep partition be synthesized at a time while the device
-// workers prove, and that one then takes every core (16 threads where a fixed split gave 8: the
-// 2^27 job on one H200 went from 20.9 to 20.4 s). Synthesis runs niced
+// workers prove, and that one then takes every core. On the 2^27 job (one H200, 16 cores) this ran
+// 20.8-20.9 s per job against 20.9 s with a fixed 8 threads and 20.4 s with a fixed 16: within the
+// run-to-run spread (docs/BENCHMARKS.md, tenth session). Synthesis runs niced
 // (EngineConfig::synthesis_nice), so the device workers' host steps still get cores when they need
 // them.
 unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned running);

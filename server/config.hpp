@@ -38,7 +38,7 @@ struct DaemonConfig {
   bool journal_sync_full = true;    // fsync each commit
   uint64_t host_memory_budget = 0;  // bytes; 0: 3/4 of physical memory
   uint32_t synthesis_workers = 2;
-  uint32_t synthesis_threads = 0;  // per synthesis; 0: the hardware threads, shared by the synthesis workers
+  uint32_t synthesis_threads = 0;  // per synthesis; 0: the hardware threads, shared by the syntheses running
   uint32_t synthesis_nice = 10;  // nice increment of synthesis threads (0..19): they yield to device workers
   uint32_t express_synthesis_workers = 1;  // more, for HIGH and CRITICAL partitions only
   uint32_t max_partitions_ahead = 0;       // synthesized ahead of the devices; 0: synthesis + device workers

@@ -298,6 +298,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   };
   Sorted sorted;
 
+  Status item_offsets(const Stream& s);
   Status accumulate(const Stream& s, uint32_t items, const uint32_t* ids, const uint32_t* vals,
                     const Affine* bases);
   Status sort_and_sum(const Stream& s, uint32_t E, int stage);
@@ -452,6 +453,21 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
   return Status::Ok();
 }
 
+// Round 1's items from the bucket offsets: counts[k] = the items of bucket k (runs of at most
+// L.run entries), off_items[0] = their exclusive sum (item numbers; the total at KZ).
+template <class Affine>
+Status Msm<Affine>::State::item_offsets(const Stream& s) {
+  using namespace msm_detail;
+  const uint32_t KZ = L.KZ;
+  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run,
+                                                                         counts.data());
+  CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+  size_t tmp = cub_tmp.size();
+  return check(
+      cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
+      "cub::DeviceScan::ExclusiveSum");
+}
+
 // Round 1 of step 3: the `items` of the length-sorted schedule `ids` sum the bases that the sorted
 // entries `vals` name (bucket offsets in off_entries, item offsets in off_items[0]) into part[0],
 // a bucket's first item starting from the bucket.
@@ -503,9 +519,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   CUZK_TRY_STATUS(mark(6, s));
 
   // Round 1: entries -> part[0], items numbered by off_items[0].
-  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, Lr,
-                                                                         counts.data());
-  CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+  CUZK_TRY_STATUS(item_offsets(s));
   tmp = cub_tmp.size();
   CUZK_TRY_STATUS(
       check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, counts.data(), off_items[1].data(), KZ + 1, s.get()),
@@ -513,10 +527,6 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
   CUZK_TRY_STATUS(
       check(cudaMemcpyAsync(host_max, off_items[1].data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s.get()),
             "cudaMemcpyAsync (max items)"));
-  tmp = cub_tmp.size();
-  CUZK_TRY_STATUS(check(
-      cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
-      "cub::DeviceScan::ExclusiveSum"));
   CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 1, off_items[0].data() + KZ, sizeof(uint32_t),
                                         cudaMemcpyDeviceToHost, s.get()),
                         "cudaMemcpyAsync (item total)"));
@@ -821,13 +831,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
   const uint32_t KZ = L.KZ;
   fill_infinity_kernel<Xyzz><<<grid_for(KZ, 256), 256, 0, s.get()>>>(buckets.data(), KZ);
   CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
-  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run,
-                                                                         counts.data());
-  CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
-  size_t tmp = cub_tmp.size();
-  CUZK_TRY_STATUS(check(
-      cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
-      "cub::DeviceScan::ExclusiveSum"));
+  CUZK_TRY_STATUS(item_offsets(s));
   CUZK_TRY_STATUS(mark(3, s));
   CUZK_TRY_STATUS(accumulate(s, src.items, src.ids, src.vals, bases_dev));
   CUZK_TRY_STATUS(mark(4, s));

@@ -433,22 +433,15 @@ __global__ void __launch_bounds__(kSumBlock, 2)
                               uint32_t KZ, uint32_t cap, const uint32_t* __restrict__ order,
                               EntrySource<Affine> src, const Xyzz* __restrict__ init,
                               Xyzz* __restrict__ out) {
+  static_assert(kSharedAccumulator<Xyzz> && !EntrySource<Affine>::kPrefetch, "the G2 accumulation only");
   __shared__ uint32_t words[SharedXyzz<Xyzz>::kWords * kSumBlock];
   Item it;
   if (!item_of_thread(seg_off, item_off, KZ, cap, order, it)) return;
   const uint32_t q = it.q, k = it.k, b = it.b, e = it.e;
   const SharedXyzz<Xyzz> acc(words);
   acc.store(init && it.first ? init[k] : Xyzz::infinity());
-  if constexpr (EntrySource<Affine>::kPrefetch) {
-    Affine next = src.load(b);  // items are never empty
-    for (uint32_t i = b; i < e; ++i) {
-      const Affine cur = next;
-      if (i + 1 < e) next = src.load(i + 1);
-      acc.add_mixed(cur);
-    }
-  } else {
-    for (uint32_t i = b; i < e; ++i) acc.add_mixed(src.load(i));
-  }
+  // No prefetch: a G2 point held ahead costs 48 registers (EntrySource::kPrefetch).
+  for (uint32_t i = b; i < e; ++i) acc.add_mixed(src.load(i));
   out[q] = acc.load();
 }
 

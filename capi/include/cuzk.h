@@ -82,7 +82,8 @@ typedef struct cuzk_engine_config {
   uint64_t host_memory_budget;        /* bytes; 0: 3/4 of physical memory */
   uint32_t synthesis_workers;         /* partitions synthesized at once */
   uint32_t synthesis_threads;         /* threads per synthesis; 0: the hardware threads, shared by the
-                                         synthesis workers (the default); see synthesis_nice */
+                                         syntheses running when one starts (the default); see
+                                         synthesis_nice */
   const char* backend;                /* "cpu", or "cuda" when libcuzk was built with CUDA */
   uint32_t num_devices;               /* "cpu": logical slots; "cuda": GPUs 0 .. n-1 (0: every GPU) */
   uint32_t workers_per_device;        /* workers pinned to each device (by index) */
