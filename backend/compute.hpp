@@ -33,6 +33,9 @@ enum class HMode {
 
 struct HRequest {
   std::span<Fr> a, b, c;  // each 2^log_n evaluations on the domain (zero-padded); a receives the result
+  // c is empty and stands for a∘b (r1cs::Assignment::c_from_ab): the backend forms it, and there
+  // are no rows to check.
+  bool c_from_ab = false;
   unsigned log_n = 0;
   RootConvention convention = RootConvention::bellman;
   HMode mode = HMode::divide_by_z_on_coset;
@@ -45,6 +48,20 @@ struct HRequest {
   // whose values are then unspecified. At PoRep size this saves a 4 GiB copy each way.
   bool keep_on_device = false;
 };
+
+// What every backend's compute_h checks first: the vectors' lengths (c empty when it stands for
+// a∘b, which leaves no rows to check) and the rows within a.
+inline Status check_h_request(const HRequest& rq) {
+  const size_t n = size_t(1) << rq.log_n;
+  const size_t c_len = rq.c_from_ab ? 0 : n;
+  if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != c_len)
+    return make_error("compute_h: a and b must each hold 2^" + std::to_string(rq.log_n) + " values, c " +
+                      (rq.c_from_ab ? "none (it stands for a∘b)" : "as many"));
+  if (rq.check_rows > (rq.c_from_ab ? 0 : n))
+    return make_error(rq.c_from_ab ? "compute_h: no rows to check when c stands for a∘b"
+                                   : "compute_h: more rows to check than a holds");
+  return Status::Ok();
+}
 
 // Σ scalars[i]·bases[i], or with a density bitmap (bellperson semantics): the j-th scalar whose
 // bit is set pairs with bases[j]. Scalars are Fr in Montgomery form.

@@ -300,7 +300,8 @@ cuzk_code cuzk_synthesize_circom(cuzk_engine* engine, const char* params, const 
     const r1cs::Assignment& as = synthesis->partition.assignment;
     synthesis->a = canonical_bytes(as.a);
     synthesis->b = canonical_bytes(as.b);
-    synthesis->c = canonical_bytes(as.c);
+    std::vector<Fr> formed_c;
+    synthesis->c = canonical_bytes(r1cs::c_values(as, formed_c));
     synthesis->inputs = canonical_bytes(as.input_assignment);
     synthesis->aux = canonical_bytes(as.aux_assignment);
     *view = {};

@@ -118,7 +118,7 @@ PartitionBuffers PartitionBufferPool::make(const BufferShape& shape, MemoryBudge
   try {
     set->a.reserve(shape.domain);
     set->b.reserve(shape.domain);
-    set->c.reserve(shape.domain);
+    set->c.reserve(shape.c ? shape.domain : 0);
     set->aux.reserve(shape.aux);
   } catch (const std::exception& e) {  // bad_alloc, length_error: the host cannot give it
     log_->warn("{} event=buffers_alloc_failed bytes={} error=\"{}\"", who, shape.bytes(), e.what());

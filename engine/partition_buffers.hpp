@@ -24,10 +24,12 @@
 namespace cuzk::engine {
 
 // The capacities of one set: a, b and c hold the domain (the prover pads to it), aux the key's
-// auxiliary wires.
+// auxiliary wires. A set for partitions that leave c to the prover (r1cs::Assignment::c_from_ab)
+// has no c.
 struct BufferShape {
   uint64_t domain = 0, aux = 0;
-  uint64_t bytes() const { return (3 * domain + aux) * sizeof(Fr); }
+  bool c = true;
+  uint64_t bytes() const { return ((2 + c) * domain + aux) * sizeof(Fr); }
   friend bool operator==(const BufferShape&, const BufferShape&) = default;
 };
 

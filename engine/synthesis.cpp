@@ -18,12 +18,13 @@
 namespace cuzk::engine {
 namespace {
 
-// `out` holds lent buffers or nothing; only the synthetic circuit writes into them.
+// `out` holds lent buffers or nothing; only the synthetic circuit writes into them, and it leaves c
+// to the prover (writes_c).
 Status from_sample(const SampleInput& in, unsigned threads, r1cs::Assignment& out) {
   auto circuit = r1cs::make_sample_circuit(in.spec);
   if (!circuit) return circuit.error();
   if (const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get()))
-    return synthetic->synthesize_into(out, threads);
+    return synthetic->synthesize_into(out, threads, /*c_from_ab=*/true);
   auto as = r1cs::synthesize_for_proving(**circuit);
   if (!as) return as.error();
   out = std::move(*as);
@@ -47,11 +48,13 @@ void parallel_assign(std::vector<Fr>& dst, const std::vector<Fr>& src, unsigned 
 void from_synthesized(const r1cs::Assignment& in, unsigned threads, uint64_t domain, r1cs::Assignment& out) {
   // Room for the prover's padding (check_assignment_shape bounds the rows by the domain): the vectors
   // are copied once and never reallocated.
-  for (auto* v : {&out.a, &out.b, &out.c}) v->reserve(domain);
+  for (auto* v : {&out.a, &out.b}) v->reserve(domain);
+  if (!in.c_from_ab) out.c.reserve(domain);
   out.aux_assignment.reserve(in.aux_assignment.size());
   parallel_assign(out.a, in.a, threads);
   parallel_assign(out.b, in.b, threads);
   parallel_assign(out.c, in.c, threads);
+  out.c_from_ab = in.c_from_ab;
   parallel_assign(out.aux_assignment, in.aux_assignment, threads);
   out.input_assignment = in.input_assignment;
   out.a_aux_density = in.a_aux_density;
@@ -92,7 +95,16 @@ SynthesizedPartition& SynthesizedPartition::operator=(SynthesizedPartition&& o) 
   return *this;
 }
 
-BufferShape buffer_shape(const ParamSet& params) { return {params.key->domain_size, params.key->num_aux}; }
+bool writes_c(const PartitionInput& input) {
+  if (const auto* s = std::get_if<SampleInput>(&input)) return s->spec.kind != "synthetic";
+  if (const auto* a = std::get_if<SynthesizedInput>(&input))
+    return !(a->assignment && a->assignment->c_from_ab);
+  return true;
+}
+
+BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input) {
+  return {params.key->domain_size, params.key->num_aux, writes_c(input)};
+}
 
 bool uses_pooled_buffers(const PartitionInput& input) {
   if (const auto* s = std::get_if<SampleInput>(&input)) return s->spec.kind == "synthetic";
@@ -127,7 +139,8 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
   }
   // The prover pads a, b and c to the domain; reserving here keeps that reallocation (gigabytes at
   // PoRep size) on the synthesis worker instead of the device worker.
-  for (auto* v : {&as.a, &as.b, &as.c}) v->reserve(params.key->domain_size);
+  for (auto* v : {&as.a, &as.b}) v->reserve(params.key->domain_size);
+  if (!as.c_from_ab) as.c.reserve(params.key->domain_size);
   out.public_inputs.assign(as.input_assignment.begin() + 1, as.input_assignment.end());
   return out;
 }

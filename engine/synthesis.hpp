@@ -26,8 +26,11 @@ struct SynthesizedPartition {
   ~SynthesizedPartition() { buffers.take_back(assignment); }
 };
 
-// The shape of pooled buffers for partitions of this parameter set.
-BufferShape buffer_shape(const ParamSet& params);
+// Whether this input's partition carries c, or leaves it to the prover (r1cs::Assignment::c_from_ab:
+// the synthetic circuit does, and an already-synthesized partition that was made so).
+bool writes_c(const PartitionInput& input);
+// The shape of pooled buffers for this input's partitions of this parameter set.
+BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input);
 // Whether synthesis of this input writes into pooled buffers (the synthetic circuit and
 // already-synthesized partitions do; the other inputs make their own vectors).
 bool uses_pooled_buffers(const PartitionInput& input);
@@ -49,7 +52,9 @@ PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& pa
 
 // Host bytes a partition holds from admission until its proof: the a, b and c vectors (the H scalars
 // are computed in place in a), the wire assignment and the densities, and the extras. The default
-// counts every extra (the most any input or backend needs).
+// counts every extra (the most any input or backend needs). c is counted also when the input leaves
+// it out (writes_c): the CPU backend, and a device plan too small to hold the H stage's three
+// vectors, form it in host memory.
 uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& extras = {});
 
 }  // namespace cuzk::engine

@@ -82,7 +82,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   // a set costs seconds of page mapping and pinning, and stalls the device workers while it pins.
   const PartitionInput& input = job->request.partitions.at(item->partition);
   const bool pooled = uses_pooled_buffers(input);
-  const BufferShape shape = buffer_shape(**lease);
+  const BufferShape shape = buffer_shape(**lease, input);
   PartitionBuffers buffers;
   if (pooled) buffers = this->buffers->take_idle(shape);
   const uint64_t bytes =

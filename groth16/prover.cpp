@@ -19,8 +19,10 @@ Status check_assignment_shape(const ProvingKey& pk, const r1cs::Assignment& as) 
     return mismatch("the number of public inputs (with ONE)", as.input_assignment.size(), pk.num_inputs);
   if (as.aux_assignment.size() != pk.num_aux)
     return mismatch("the number of auxiliary values", as.aux_assignment.size(), pk.num_aux);
-  if (as.a.size() != as.b.size() || as.a.size() != as.c.size())
-    return make_error("assignment: a, b and c have different lengths");
+  if (as.a.size() != as.b.size()) return make_error("assignment: a and b have different lengths");
+  if (as.c_from_ab ? !as.c.empty() : as.c.size() != as.a.size())
+    return make_error(as.c_from_ab ? "assignment: c is given but marked as formed from a·b"
+                                   : "assignment: c's length differs from a's and b's");
   if (as.a.size() > pk.domain_size) return mismatch("the number of constraints", as.a.size(), pk.domain_size);
   if (pk.layout == QueryLayout::compacted) {
     if (as.a_aux_density.bit_len != pk.num_aux || as.b_aux_density.bit_len != pk.num_aux ||
@@ -59,11 +61,14 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
                           size_t check_rows, bool keep_on_device) {
   const size_t n = pk.domain_size;
-  for (auto* v : {&as.a, &as.b, &as.c}) v->resize(n, Fr::zero());
+  for (auto* v : {&as.a, &as.b}) v->resize(n, Fr::zero());
+  if (!as.c_from_ab) as.c.resize(n, Fr::zero());
   HRequest rq;
   rq.a = as.a;
   rq.b = as.b;
   rq.c = as.c;
+  rq.c_from_ab = as.c_from_ab;
+  if (as.c_from_ab) check_rows = 0;  // c is a∘b: there is nothing to check
   rq.log_n = log2_exact(n);
   rq.convention = pk.convention;
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;

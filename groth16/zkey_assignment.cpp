@@ -23,8 +23,7 @@ Result<r1cs::Assignment> assignment_from_zkey(const SnarkjsZkey& zkey, std::span
     auto& side = co.matrix == 0 ? as.a : as.b;
     side[co.constraint] += co.value * witness[co.signal];
   }
-  as.c.resize(n);
-  for (size_t j = 0; j < n; ++j) as.c[j] = as.a[j] * as.b[j];
+  as.c_from_ab = true;  // the backend forms it where it computes H
   const size_t ni = size_t(zkey.n_public) + 1;
   as.input_assignment.assign(witness.begin(), witness.begin() + ni);
   as.aux_assignment.assign(witness.begin() + ni, witness.end());

@@ -1,5 +1,6 @@
 // The prover's input for a snarkjs key: a and b evaluated from the key's own coefficient section,
-// c = a∘b as snarkjs computes it (groth16_prove.js), and the witness split into inputs and aux.
+// c left to the prover as a∘b (r1cs::Assignment::c_from_ab), as snarkjs computes it
+// (groth16_prove.js), and the witness split into inputs and aux.
 //
 // Since c is derived, a witness that breaks a constraint still yields "valid-looking" vectors: pass
 // the circuit's .r1cs to catch that before proving (r1cs_check), or verify the proof afterwards.

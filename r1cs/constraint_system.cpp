@@ -4,6 +4,13 @@
 
 namespace cuzk::r1cs {
 
+const std::vector<Fr>& c_values(const Assignment& as, std::vector<Fr>& scratch) {
+  if (!as.c_from_ab) return as.c;
+  scratch.resize(as.a.size());
+  for (size_t j = 0; j < as.a.size(); ++j) scratch[j] = as.a[j] * as.b[j];
+  return scratch;
+}
+
 LinearCombination& LinearCombination::add(Variable v, const Fr& coeff) {
   Term* data = big_.empty() ? small_.data() : big_.data();
   const uint64_t k = v.key();

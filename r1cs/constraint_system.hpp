@@ -107,8 +107,15 @@ struct DensityBitmap {
 // What synthesis hands the prover: evaluations of the three sides at every constraint (the
 // circuit's constraints, then one x_i · 0 = 0 per input), the assignment and the densities.
 // A has full density on inputs, so there is no A-input bitmap.
+//
+// c may be left out (`c_from_ab`, c empty): a satisfied circuit's C evaluations are a_j·b_j, so the
+// prover forms them, on the device where it computes H. That saves synthesis a third of its
+// vectors (4 GiB at PoRep size, written once and read once) and the prover their upload. The rows
+// then cannot be checked: a witness that does not satisfy the circuit gives a proof that fails
+// verification (the engine checks every proof) instead of an error naming its first bad row.
 struct Assignment {
   std::vector<Fr> a, b, c;
+  bool c_from_ab = false;            // c is empty and every c_j is a_j·b_j
   std::vector<Fr> input_assignment;  // [0] = ONE
   std::vector<Fr> aux_assignment;
   DensityBitmap a_aux_density;
@@ -117,6 +124,10 @@ struct Assignment {
 
   size_t num_constraints() const { return a.size(); }
 };
+
+// The C evaluations of `as`: as.c, or a∘b formed into `scratch` when c was left out (c_from_ab),
+// for whoever hands an assignment on (the C ABI, the gRPC service).
+const std::vector<Fr>& c_values(const Assignment& as, std::vector<Fr>& scratch);
 
 // What circuits and gadgets are written against. Allocation and enforcement cannot fail: a system
 // that cannot honour a call (used after it was finished, say) keeps the error and reports it when

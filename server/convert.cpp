@@ -174,7 +174,8 @@ Result<r1cs::DensityBitmap> bitmap(const std::vector<uint64_t>& words, size_t bi
 void assignment_to_proto(const r1cs::Assignment& as, v1::SynthesizedPartition* out) {
   out->set_a(scalars_to_bytes(as.a));
   out->set_b(scalars_to_bytes(as.b));
-  out->set_c(scalars_to_bytes(as.c));
+  std::vector<Fr> formed_c;
+  out->set_c(scalars_to_bytes(r1cs::c_values(as, formed_c)));
   out->set_inputs(scalars_to_bytes(as.input_assignment));
   out->set_aux(scalars_to_bytes(as.aux_assignment));
   for (auto w : as.a_aux_density.words) out->add_a_aux_density(w);

@@ -1,16 +1,29 @@
 #include "backend/cpu/cpu_backend.hpp"
 
+#include <new>
+#include <vector>
+
 #include "backend/cpu/msm.hpp"
 #include "backend/cpu/ntt.hpp"
 #include "backend/cpu/row_check.hpp"
 
 namespace cuzk::cpu {
 
-Status CpuBackend::compute_h(const HRequest& rq) {
-  const size_t n = size_t(1) << rq.log_n;
-  if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != n)
-    return make_error("compute_h: a, b and c must each hold 2^" + std::to_string(rq.log_n) + " values");
-  if (rq.check_rows > n) return make_error("compute_h: more rows to check than a holds");
+Status CpuBackend::compute_h(const HRequest& request) {
+  CUZK_TRY_STATUS(check_h_request(request));
+  const size_t n = size_t(1) << request.log_n;
+  HRequest rq = request;
+  std::vector<Fr> formed_c;  // c = a∘b, when the caller left it out
+  if (rq.c_from_ab) {
+    try {
+      formed_c.resize(n);
+    } catch (const std::bad_alloc&) {
+      return make_error("compute_h: host out of memory forming c = a∘b (2^" + std::to_string(rq.log_n) +
+                        " values)");
+    }
+    multiply_rows(rq.a.data(), rq.b.data(), formed_c.data(), n, pool_);
+    rq.c = formed_c;
+  }
   CUZK_TRY_STATUS(check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows, pool_));
   auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
   if (!domain) return domain.error();

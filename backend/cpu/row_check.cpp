@@ -22,6 +22,12 @@ std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* 
   return j < rows ? std::optional<size_t>(j) : std::nullopt;
 }
 
+void multiply_rows(const Fr* a, const Fr* b, Fr* c, size_t rows, ThreadPool& pool) {
+  pool.for_ranges(rows, 65536, [&](size_t begin, size_t end) {
+    for (size_t j = begin; j < end; ++j) c[j] = a[j] * b[j];
+  });
+}
+
 Error unsatisfied_row_error(size_t row) {
   return make_input_error("assignment: the witness does not satisfy constraint " + std::to_string(row) +
                           " (a·b ≠ c)");

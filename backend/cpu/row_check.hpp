@@ -17,6 +17,9 @@ namespace cuzk::cpu {
 std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* c, size_t rows,
                                             ThreadPool& pool = ThreadPool::shared());
 
+// c_j ← a_j·b_j for j < rows, on `pool`: the C evaluations of a satisfied circuit.
+void multiply_rows(const Fr* a, const Fr* b, Fr* c, size_t rows, ThreadPool& pool = ThreadPool::shared());
+
 // The error for a witness whose row `row` fails (a bad input, not a fault of the machine).
 Error unsatisfied_row_error(size_t row);
 

@@ -134,13 +134,15 @@ Result<Assignment> SyntheticCircuit::synthesize_assignment(unsigned threads) con
   return out;
 }
 
-Status SyntheticCircuit::synthesize_into(Assignment& out, unsigned threads) const {
+Status SyntheticCircuit::synthesize_into(Assignment& out, unsigned threads, bool c_from_ab) const {
   const uint64_t n = params_.num_constraints;
   const size_t ni = size_t(params_.num_public_inputs) + 1;
   out.input_assignment.clear();
   out.a_aux_density = {};
   out.b_aux_density = {};
   out.b_input_density = {};
+  out.c_from_ab = c_from_ab;
+  if (c_from_ab) out.c.clear();  // its storage stays for a later call that writes it
   out.input_assignment.push_back(Fr::one());
   for (uint32_t i = 1; i < ni; ++i) out.input_assignment.push_back(input_value(i));
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -158,7 +160,7 @@ Status SyntheticCircuit::synthesize_into(Assignment& out, unsigned threads) cons
     const Fill fills[] = {{&out.aux_assignment, size_t(n), size_t(n)},
                           {&out.a, domain, rows},
                           {&out.b, domain, rows},
-                          {&out.c, domain, rows}};
+                          {&out.c, c_from_ab ? 0 : domain, c_from_ab ? 0 : rows}};
     const auto run = [](const Fill& f) {
       f.v->reserve(f.reserve);
       f.v->resize(f.size);
@@ -193,7 +195,7 @@ Status SyntheticCircuit::synthesize_into(Assignment& out, unsigned threads) cons
       const Fr b_value = r.in_b ? r.value : one;
       out.a[j] = a_value;
       out.b[j] = b_value;
-      out.c[j] = a_value * b_value;
+      if (!c_from_ab) out.c[j] = a_value * b_value;
       // Density follows the LCs: z_j in A or B when drawn so, ONE in B otherwise.
       if (r.in_a) out.a_aux_density.words[j / 64] |= uint64_t(1) << (j % 64);
       if (r.in_b) {
@@ -218,7 +220,7 @@ Status SyntheticCircuit::synthesize_into(Assignment& out, unsigned threads) cons
   for (size_t i = 0; i < ni; ++i) {
     out.a[n + i] = out.input_assignment[i];
     out.b[n + i] = Fr::zero();
-    out.c[n + i] = Fr::zero();
+    if (!c_from_ab) out.c[n + i] = Fr::zero();
   }
   return Status::Ok();
 }

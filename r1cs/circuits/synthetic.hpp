@@ -49,7 +49,8 @@ class SyntheticCircuit final : public Circuit {
   // The same into `out`: its a, b, c and aux vectors are written in their own storage when that is
   // large enough (an engine lends pooled, pinned buffers this way), whatever they held before: each
   // is resized and every element overwritten, never filled first. The rest of `out` is replaced.
-  Status synthesize_into(Assignment& out, unsigned threads) const;
+  // With `c_from_ab` c is left out (Assignment::c_from_ab), for a prover that forms it.
+  Status synthesize_into(Assignment& out, unsigned threads, bool c_from_ab = false) const;
 
  private:
   explicit SyntheticCircuit(const SyntheticParams& p);

@@ -109,8 +109,12 @@ TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   auto set = make_param_set("tiny", tiny_key());
   auto synthesized = synthesize_partition(SampleInput{tiny_spec()}, **set, 1);
   ASSERT_TRUE(synthesized.ok());
-  // The right shape, but one row's c no longer equals a·b: the backend's row check names it.
+  // The right shape, but one row's c no longer equals a·b: the backend's row check names it. (The
+  // synthetic circuit leaves c to the prover; here it is given, to be checked.)
   auto lie = std::make_shared<r1cs::Assignment>(synthesized->assignment);
+  std::vector<Fr> formed;
+  lie->c = r1cs::c_values(*lie, formed);
+  lie->c_from_ab = false;
   const size_t row = lie->c.size() / 2;
   lie->c[row] = lie->c[row] + Fr::one();
   JobRequest r;

@@ -184,11 +184,13 @@ TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
     for (int p = 0; p < 4; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
     run(std::move(r));
   }
-  {  // one already-synthesized partition
+  {  // one already-synthesized partition, c left out as the synthetic circuit does (the same sets fit it)
     auto circuit = r1cs::make_sample_circuit(testing::tiny_spec());
     ASSERT_TRUE(circuit.ok());
     auto as = r1cs::synthesize_for_proving(**circuit);
     ASSERT_TRUE(as.ok()) << as.message();
+    as->c.clear();
+    as->c_from_ab = true;
     JobRequest r;
     r.params = "tiny";
     r.partitions.emplace_back(SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))});
@@ -230,7 +232,7 @@ TEST(PartitionBuffers, IdleSetsGiveWayUnderPressure) {
   const EngineStatus s = testing::wait_until_idle(engine);
   EXPECT_EQ(s.buffer_sets_made, 2u);
   EXPECT_EQ(s.buffer_sets_idle, 1u);  // the small one was dropped for the large one
-  EXPECT_EQ(s.buffer_idle_bytes, buffer_shape(**big_set).bytes());
+  EXPECT_EQ(s.buffer_idle_bytes, buffer_shape(**big_set, SampleInput{big}).bytes());
 }
 
 // Each proof 5 ms slower: synthesis can run ahead of the device.
@@ -295,7 +297,52 @@ TEST(PartitionBuffers, APartitionReservesOnlyTheExtrasItNeeds) {
   EXPECT_EQ(all - gpu_sample, domain * fr + wires * fr);
   EXPECT_EQ(all - cpu_sample, wires * fr);
   EXPECT_EQ(all - gpu_circom, domain * fr);
-  EXPECT_GE(gpu_sample, buffer_shape(p).bytes());
+  EXPECT_GE(gpu_sample, buffer_shape(p, sample).bytes());
+}
+
+// A synthetic partition leaves c to the prover, so its set holds a, b and aux only; a partition
+// synthesized elsewhere brings its c (or not) and is copied into a set of its own shape. The
+// reservation still counts c, which the CPU backend (or a lean device plan) forms on the host.
+TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
+  auto set = make_param_set("tiny", testing::key_for(testing::tiny_spec()));
+  ASSERT_TRUE(set.ok());
+  const ParamSet& p = **set;
+  const uint64_t fr = 32, domain = p.key->domain_size, aux = p.key->num_aux;
+  const PartitionInput sample = SampleInput{testing::tiny_spec()};
+  EXPECT_FALSE(writes_c(sample));
+  EXPECT_EQ(buffer_shape(p, sample).bytes(), (2 * domain + aux) * fr);
+  EXPECT_EQ(partition_host_bytes(p, partition_extras(sample, p, true)) - buffer_shape(p, sample).bytes(),
+            (domain + p.key->num_inputs) * fr + 3 * ((p.key->num_inputs + aux) / 8 + 64) + 4096);
+
+  auto synthesized = synthesize_partition(sample, p, 2);
+  ASSERT_TRUE(synthesized.ok()) << synthesized.message();
+  EXPECT_TRUE(synthesized->assignment.c_from_ab);
+  EXPECT_TRUE(synthesized->assignment.c.empty());
+  auto with_c = std::make_shared<r1cs::Assignment>(synthesized->assignment);
+  std::vector<Fr> scratch;
+  with_c->c = r1cs::c_values(*with_c, scratch);
+  with_c->c_from_ab = false;
+  const PartitionInput carried = SynthesizedInput{with_c};
+  const PartitionInput left_out =
+      SynthesizedInput{std::make_shared<r1cs::Assignment>(synthesized->assignment)};
+  EXPECT_TRUE(writes_c(carried));
+  EXPECT_FALSE(writes_c(left_out));
+  EXPECT_EQ(buffer_shape(p, carried).bytes(), (3 * domain + aux) * fr);
+
+  // Copied into a pooled set, each keeps its form.
+  for (const auto* input : {&carried, &left_out}) {
+    PartitionBufferPool pool(1, {}, test_logger());
+    MemoryBudget host("host", uint64_t(1) << 30, test_logger());
+    auto r = host.acquire(buffer_shape(p, *input).bytes(), {}, "p", {});
+    ASSERT_TRUE(r.ok()) << r.message();
+    auto buffers = pool.make(buffer_shape(p, *input), *r, "p");
+    ASSERT_TRUE(buffers.held());
+    auto copy = synthesize_partition(*input, p, 2, std::move(buffers));
+    ASSERT_TRUE(copy.ok()) << copy.message();
+    EXPECT_EQ(copy->assignment.c_from_ab, input == &left_out);
+    EXPECT_EQ(copy->assignment.c, input == &left_out ? std::vector<Fr>{} : with_c->c);
+    EXPECT_EQ(copy->assignment.a, synthesized->assignment.a);
+  }
 }
 
 // When the host budget, not max_partitions_ahead, is what holds synthesis back, a partition waiting

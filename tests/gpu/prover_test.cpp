@@ -337,6 +337,75 @@ TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
   EXPECT_EQ(plans.size(), 3u);
 }
 
+// c left to the prover (r1cs::Assignment::c_from_ab) under every H plan: all three vectors on the
+// device, where c is formed from a and b, and one vector, where the host forms it. H is the CPU's
+// from the assignment with c under budgets from the whole device down to a few MiB, and so is the
+// proof, bit for bit; for a bellman key and for a snarkjs zkey (the other H mode).
+TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  Keyed k = synthetic(14);
+  auto as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok());
+  auto left_out = *as;
+  left_out.c.clear();
+  left_out.c_from_ab = true;
+  cpu::CpuBackend host;
+  auto h_want = *as;
+  ASSERT_TRUE(groth16::compute_h_in_place(k.pk, h_want, host).ok());
+  std::set<std::string> plans;
+  std::vector<size_t> budgets{0};
+  for (size_t kib = 8192; kib >= 1024; kib -= 128) budgets.push_back(kib << 10);
+  for (size_t budget : budgets) {
+    SCOPED_TRACE(budget);
+    auto gpu = backend(budget);
+    ASSERT_TRUE(gpu.ok()) << gpu.message();
+    auto copy = left_out;
+    const Status h = groth16::compute_h_in_place(k.pk, copy, **gpu);
+    if (!h.ok() && h.message().find("budget") != std::string::npos) continue;  // too small for any plan
+    ASSERT_TRUE(h.ok()) << h.message();
+    EXPECT_EQ(copy.a, h_want.a);
+    for (const auto& p : (*gpu)->plan_log())
+      if (p.stage.starts_with("h "))
+        plans.insert(p.choice.starts_with("one vector") ? "one vector"
+                                                        : p.choice.substr(0, p.choice.find(';')));
+  }
+  for (const auto& p : plans) std::printf("  c formed under the H plan: %s\n", p.c_str());
+  EXPECT_TRUE(plans.count("a, b, c resident"));
+  EXPECT_TRUE(plans.count("one vector"));
+
+  const auto rs = groth16::ProofRandomness::from_seed(rng_());
+  auto with_c = *as;
+  auto want = groth16::create_proof(k.pk, with_c, rs);
+  ASSERT_TRUE(want.ok()) << want.message();
+  auto gpu_all = backend();
+  ASSERT_TRUE(gpu_all.ok()) << gpu_all.message();
+  auto copy = left_out;
+  auto proof = groth16::create_proof(k.pk, copy, rs, **gpu_all);
+  ASSERT_TRUE(proof.ok()) << proof.message();
+  EXPECT_EQ(proof_to_bytes(*proof), proof_to_bytes(*want));
+
+  auto zkey = read_zkey(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.zkey");
+  ASSERT_TRUE(zkey.ok()) << zkey.message();
+  auto wtns = read_wtns(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.wtns");
+  ASSERT_TRUE(wtns.ok()) << wtns.message();
+  auto zas = groth16::assignment_from_zkey(*zkey, wtns->values);
+  ASSERT_TRUE(zas.ok()) << zas.message();
+  auto zpk = groth16::proving_key_from_zkey(*zkey);
+  ASSERT_TRUE(zpk.ok()) << zpk.message();
+  ASSERT_TRUE(zas->c_from_ab);  // a zkey has no C: snarkjs's prover forms it too
+  auto zwith_c = *zas;
+  std::vector<Fr> scratch;
+  zwith_c.c = r1cs::c_values(*zas, scratch);
+  zwith_c.c_from_ab = false;
+  auto zwant = groth16::create_proof(*zpk, zwith_c, rs);
+  ASSERT_TRUE(zwant.ok()) << zwant.message();
+  auto zleft_out = *zas;
+  auto zgot = groth16::create_proof(*zpk, zleft_out, rs, **gpu_all);
+  ASSERT_TRUE(zgot.ok()) << zgot.message();
+  EXPECT_EQ(proof_to_bytes(*zgot), proof_to_bytes(*zwant));
+}
+
 TEST_F(CudaProver, TheHStageBorrowsTheIdleMsmWorkArea) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);

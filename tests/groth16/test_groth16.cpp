@@ -233,6 +233,93 @@ TEST_F(Groth16Test, UnsatisfiedWitnessIsReportedBeforeProving) {
   EXPECT_FALSE(*ok);
 }
 
+// The same assignment with c left out (r1cs::Assignment::c_from_ab).
+r1cs::Assignment without_c(r1cs::Assignment as) {
+  as.c.clear();
+  as.c_from_ab = true;
+  return as;
+}
+
+// c left to the prover (formed as a∘b) gives the proof that the synthesized c gives, bit for bit.
+TEST_F(Groth16Test, CLeftToTheProverGivesTheSameProof) {
+  SCOPED_TRACE(seed_);
+  for (size_t extra : {0, 1, 5, 60, 300}) {
+    SCOPED_TRACE(extra);
+    const Synth synth = cubic_circuit(random_fr(rng_), extra);
+    Fixture f = make_key(synth, rng_());
+    auto with_c = synthesize(synth);
+    auto left_out = without_c(with_c);
+    const auto inputs = public_inputs(with_c);
+    const auto rs = ProofRandomness::from_seed(rng_());
+    auto want = create_proof(f.pk, with_c, rs);
+    auto got = create_proof(f.pk, left_out, rs);
+    ASSERT_TRUE(want.ok() && got.ok()) << got.message();
+    EXPECT_EQ(proof_to_bytes(*got), proof_to_bytes(*want));
+    auto ok = verify_proof(f.pvk, *got, inputs);
+    ASSERT_TRUE(ok.ok());
+    EXPECT_TRUE(*ok);
+    EXPECT_TRUE(left_out.c.empty());  // the prover formed c in scratch of its own
+  }
+}
+
+// Both H modes (bellman's division on the coset, snarkjs's odd coset) on the CPU backend: c = a∘b
+// formed by the backend equals c given, at every size from 2 to 2^10, and the rows are not checked.
+TEST_F(Groth16Test, TheBackendFormsCAsAB) {
+  SCOPED_TRACE(seed_);
+  cpu::CpuBackend backend(cpu::ThreadPool::shared());
+  for (HMode mode : {HMode::divide_by_z_on_coset, HMode::odd_coset})
+    for (unsigned log_n = 1; log_n <= 10; ++log_n) {
+      SCOPED_TRACE(log_n);
+      const size_t n = size_t(1) << log_n;
+      std::vector<Fr> a(n), b(n), c(n);
+      for (size_t j = 0; j < n; ++j) a[j] = random_fr(rng_), b[j] = j % 3 ? random_fr(rng_) : Fr::one();
+      for (size_t j = 0; j < n; ++j) c[j] = a[j] * b[j];
+      auto a2 = a, b2 = b;
+      HRequest given;
+      given.a = a, given.b = b, given.c = c, given.log_n = log_n, given.mode = mode, given.check_rows = n;
+      ASSERT_TRUE(backend.compute_h(given).ok());
+      HRequest formed;
+      formed.a = a2, formed.b = b2, formed.c_from_ab = true, formed.log_n = log_n, formed.mode = mode;
+      ASSERT_TRUE(backend.compute_h(formed).ok());
+      EXPECT_EQ(a2, a);
+      // c given with the flag, or rows to check without c: refused.
+      formed.c = c;
+      EXPECT_FALSE(backend.compute_h(formed).ok());
+      formed.c = {};
+      formed.check_rows = 1;
+      EXPECT_FALSE(backend.compute_h(formed).ok());
+    }
+}
+
+// c left out: nothing to check the rows against, so a witness that does not satisfy the circuit
+// gives a proof that the pairing check rejects (the engine checks every proof); an assignment that
+// says c is left out but brings one is refused.
+TEST_F(Groth16Test, CLeftOutOfAnUnsatisfiedWitnessGivesAProofThatFails) {
+  SCOPED_TRACE(seed_);
+  const Synth synth = cubic_circuit(random_fr(rng_), 6);
+  Fixture f = make_key(synth, rng_());
+  auto as = synthesize(synth);
+  const auto inputs = public_inputs(as);
+  as.aux_assignment[1] += Fr::one();  // x², whose rows no longer hold
+  auto left_out = without_c(as);
+  auto proof = create_proof(f.pk, left_out, ProofRandomness::fresh());
+  ASSERT_TRUE(proof.ok()) << proof.message();
+  auto ok = verify_proof(f.pvk, *proof, inputs);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_FALSE(*ok);
+
+  auto both = synthesize(synth);
+  both.c_from_ab = true;
+  auto refused = create_proof(f.pk, both, ProofRandomness::fresh());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("formed from a·b"), std::string::npos) << refused.message();
+  auto neither = synthesize(synth);
+  neither.c.clear();
+  refused = create_proof(f.pk, neither, ProofRandomness::fresh());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("c's length"), std::string::npos) << refused.message();
+}
+
 TEST_F(Groth16Test, AssignmentOfAnotherShapeIsRejected) {
   SCOPED_TRACE(seed_);
   Fixture f = make_key(cubic_circuit(random_fr(rng_), 4), rng_());

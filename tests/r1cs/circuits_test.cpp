@@ -179,6 +179,21 @@ TEST(Synthetic, SatisfiedWithRequestedShape) {
       EXPECT_EQ(into.a.data(), storage);  // written in place
     }
   }
+  // With c left to the prover: the same but c, which is empty (its storage kept) and is a∘b.
+  for (unsigned threads : {1u, 3u}) {
+    Assignment into = *pa;
+    ASSERT_TRUE(circuit->synthesize_into(into, threads, /*c_from_ab=*/true).ok());
+    EXPECT_TRUE(into.c_from_ab);
+    EXPECT_TRUE(into.c.empty());
+    std::vector<Fr> scratch;
+    EXPECT_EQ(c_values(into, scratch), pa->c);
+    into.c = pa->c;
+    into.c_from_ab = false;
+    expect_same(into, *pa);
+    ASSERT_TRUE(circuit->synthesize_into(into, threads).ok());  // and back to writing c
+    EXPECT_FALSE(into.c_from_ab);
+    expect_same(into, *pa);
+  }
   auto from_matrices = evaluate(rec.matrices(), rec.witness(), 2);
   ASSERT_TRUE(from_matrices.ok());
   expect_same(*from_matrices, *pa);
