@@ -137,12 +137,11 @@ int bench_prove(const BenchArgs& args) {
                      : r1cs::synthesize_for_proving(**circuit);
   };
   // Each proof's assignment; with --pin-assignment the synthetic circuit writes every proof's into
-  // the same pinned storage and leaves c to the prover, as it does in the engine's pooled buffers.
+  // the same pinned storage, as the engine's pooled buffers do.
   r1cs::Assignment as;
   std::vector<std::shared_ptr<void>> as_pins;  // declared after `as`: unpinned before it is freed
   const auto synthesize_next = [&]() -> Status {
-    if (synthetic && args.pin_assignment)
-      return synthetic->synthesize_into(as, args.threads, /*c_from_ab=*/true);
+    if (synthetic && args.pin_assignment) return synthetic->synthesize_into(as, args.threads);
     auto made = synthesize();
     if (!made) return made.error();
     as = std::move(*made);

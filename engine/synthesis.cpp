@@ -18,13 +18,15 @@
 namespace cuzk::engine {
 namespace {
 
-// `out` holds lent buffers or nothing; only the synthetic circuit writes into them, and it leaves c
-// to the prover (writes_c).
+// `out` holds lent buffers or nothing; only the synthetic circuit writes into them. It writes c,
+// although it could leave c to the device (r1cs::Assignment::c_from_ab): measured on the H200 job,
+// leaving it out made synthesis 28 % faster but the job 0.4 s slower (docs/BENCHMARKS.md, "Eleventh
+// session").
 Status from_sample(const SampleInput& in, unsigned threads, r1cs::Assignment& out) {
   auto circuit = r1cs::make_sample_circuit(in.spec);
   if (!circuit) return circuit.error();
   if (const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get()))
-    return synthetic->synthesize_into(out, threads, /*c_from_ab=*/true);
+    return synthetic->synthesize_into(out, threads);
   auto as = r1cs::synthesize_for_proving(**circuit);
   if (!as) return as.error();
   out = std::move(*as);
@@ -96,7 +98,6 @@ SynthesizedPartition& SynthesizedPartition::operator=(SynthesizedPartition&& o) 
 }
 
 bool writes_c(const PartitionInput& input) {
-  if (const auto* s = std::get_if<SampleInput>(&input)) return s->spec.kind != "synthetic";
   if (const auto* a = std::get_if<SynthesizedInput>(&input))
     return !(a->assignment && a->assignment->c_from_ab);
   return true;

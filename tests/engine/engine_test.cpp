@@ -93,9 +93,14 @@ TEST(Engine, AlreadySynthesizedPartitions) {
   auto synthesized = synthesize_partition(SampleInput{tiny_spec()}, **set, 1);
   ASSERT_TRUE(synthesized.ok());
   auto shared = std::make_shared<const r1cs::Assignment>(synthesized->assignment);
+  // One more that leaves c to the prover (r1cs::Assignment::c_from_ab): a set of its own shape.
+  auto without_c = std::make_shared<r1cs::Assignment>(synthesized->assignment);
+  without_c->c.clear();
+  without_c->c_from_ab = true;
   JobRequest r;
   r.params = "tiny";
-  r.partitions = {SynthesizedInput{shared}, SynthesizedInput{shared}, SynthesizedInput{shared}};
+  r.partitions = {SynthesizedInput{shared}, SynthesizedInput{shared}, SynthesizedInput{shared},
+                  SynthesizedInput{without_c}};
   auto id = engine->submit(r);
   ASSERT_TRUE(id.ok());
   auto result = engine->await(*id, kLongWait);
@@ -109,12 +114,8 @@ TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   auto set = make_param_set("tiny", tiny_key());
   auto synthesized = synthesize_partition(SampleInput{tiny_spec()}, **set, 1);
   ASSERT_TRUE(synthesized.ok());
-  // The right shape, but one row's c no longer equals a·b: the backend's row check names it. (The
-  // synthetic circuit leaves c to the prover; here it is given, to be checked.)
+  // The right shape, but one row's c no longer equals a·b: the backend's row check names it.
   auto lie = std::make_shared<r1cs::Assignment>(synthesized->assignment);
-  std::vector<Fr> formed;
-  lie->c = r1cs::c_values(*lie, formed);
-  lie->c_from_ab = false;
   const size_t row = lie->c.size() / 2;
   lie->c[row] = lie->c[row] + Fr::one();
   JobRequest r;

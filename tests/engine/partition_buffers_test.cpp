@@ -184,13 +184,11 @@ TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
     for (int p = 0; p < 4; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
     run(std::move(r));
   }
-  {  // one already-synthesized partition, c left out as the synthetic circuit does (the same sets fit it)
+  {  // one already-synthesized partition
     auto circuit = r1cs::make_sample_circuit(testing::tiny_spec());
     ASSERT_TRUE(circuit.ok());
     auto as = r1cs::synthesize_for_proving(**circuit);
     ASSERT_TRUE(as.ok()) << as.message();
-    as->c.clear();
-    as->c_from_ab = true;
     JobRequest r;
     r.params = "tiny";
     r.partitions.emplace_back(SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))});
@@ -300,34 +298,33 @@ TEST(PartitionBuffers, APartitionReservesOnlyTheExtrasItNeeds) {
   EXPECT_GE(gpu_sample, buffer_shape(p, sample).bytes());
 }
 
-// A synthetic partition leaves c to the prover, so its set holds a, b and aux only; a partition
-// synthesized elsewhere brings its c (or not) and is copied into a set of its own shape. The
-// reservation still counts c, which the CPU backend (or a lean device plan) forms on the host.
+// A partition that leaves c to the prover (r1cs::Assignment::c_from_ab) is copied into a set without
+// c; one that carries c (every synthesis here writes it) into a set with c. The reservation counts c
+// either way: the CPU backend, or a lean device plan, forms it on the host.
 TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
   auto set = make_param_set("tiny", testing::key_for(testing::tiny_spec()));
   ASSERT_TRUE(set.ok());
   const ParamSet& p = **set;
   const uint64_t fr = 32, domain = p.key->domain_size, aux = p.key->num_aux;
   const PartitionInput sample = SampleInput{testing::tiny_spec()};
-  EXPECT_FALSE(writes_c(sample));
-  EXPECT_EQ(buffer_shape(p, sample).bytes(), (2 * domain + aux) * fr);
-  EXPECT_EQ(partition_host_bytes(p, partition_extras(sample, p, true)) - buffer_shape(p, sample).bytes(),
-            (domain + p.key->num_inputs) * fr + 3 * ((p.key->num_inputs + aux) / 8 + 64) + 4096);
+  EXPECT_TRUE(writes_c(sample));
+  EXPECT_EQ(buffer_shape(p, sample).bytes(), (3 * domain + aux) * fr);
 
   auto synthesized = synthesize_partition(sample, p, 2);
   ASSERT_TRUE(synthesized.ok()) << synthesized.message();
-  EXPECT_TRUE(synthesized->assignment.c_from_ab);
-  EXPECT_TRUE(synthesized->assignment.c.empty());
-  auto with_c = std::make_shared<r1cs::Assignment>(synthesized->assignment);
-  std::vector<Fr> scratch;
-  with_c->c = r1cs::c_values(*with_c, scratch);
-  with_c->c_from_ab = false;
+  EXPECT_FALSE(synthesized->assignment.c_from_ab);
+  const auto with_c = std::make_shared<r1cs::Assignment>(synthesized->assignment);
+  auto without = std::make_shared<r1cs::Assignment>(synthesized->assignment);
+  without->c.clear();
+  without->c_from_ab = true;
   const PartitionInput carried = SynthesizedInput{with_c};
-  const PartitionInput left_out =
-      SynthesizedInput{std::make_shared<r1cs::Assignment>(synthesized->assignment)};
+  const PartitionInput left_out = SynthesizedInput{without};
   EXPECT_TRUE(writes_c(carried));
   EXPECT_FALSE(writes_c(left_out));
   EXPECT_EQ(buffer_shape(p, carried).bytes(), (3 * domain + aux) * fr);
+  EXPECT_EQ(buffer_shape(p, left_out).bytes(), (2 * domain + aux) * fr);
+  EXPECT_EQ(partition_host_bytes(p, partition_extras(left_out, p, true)) - buffer_shape(p, left_out).bytes(),
+            (domain + p.key->num_inputs) * fr + 3 * ((p.key->num_inputs + aux) / 8 + 64) + 4096);
 
   // Copied into a pooled set, each keeps its form.
   for (const auto* input : {&carried, &left_out}) {

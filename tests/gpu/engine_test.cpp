@@ -129,8 +129,6 @@ TEST_P(GpuEngineWorkers, ProveWithPooledPinnedBuffers) {
     CUZK_ASSERT_OK(circuit);
     auto as = r1cs::synthesize_for_proving(**circuit);
     CUZK_ASSERT_OK(as);
-    as->c.clear();  // left to the device, as the synthetic circuit does (the same sets fit it)
-    as->c_from_ab = true;
     JobRequest r;
     r.params = "k12";
     r.partitions.emplace_back(SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))});
