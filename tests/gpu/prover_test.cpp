@@ -59,6 +59,34 @@ void expect_same_proof(const groth16::ProvingKey& pk, const groth16::PreparedVer
   EXPECT_TRUE(*ok);
 }
 
+// The whole device, then budgets from 8 MiB down to 1 MiB: at 2^14 they reach every H plan.
+std::vector<size_t> budgets_down_to_a_few_mib() {
+  std::vector<size_t> budgets{0};
+  for (size_t kib = 8192; kib >= 1024; kib -= 128) budgets.push_back(kib << 10);
+  return budgets;
+}
+
+// The H plans `gpu` has chosen, by kind: "one vector", or the choice up to its first ';'.
+void add_h_plans(const cuda::CudaBackend& gpu, std::set<std::string>& plans) {
+  for (const auto& p : gpu.plan_log())
+    if (p.stage.starts_with("h "))
+      plans.insert(p.choice.starts_with("one vector") ? "one vector"
+                                                      : p.choice.substr(0, p.choice.find(';')));
+}
+
+// `left_out` (c left to the prover) proved on `gpu` gives the CPU's proof of `with_c`, bit for bit.
+void expect_same_proof_as_with_c(const groth16::ProvingKey& pk, const r1cs::Assignment& with_c,
+                                 const r1cs::Assignment& left_out, cuda::CudaBackend& gpu, uint64_t rs_seed) {
+  ASSERT_TRUE(left_out.c_from_ab && !with_c.c_from_ab);
+  const auto rs = groth16::ProofRandomness::from_seed(rs_seed);
+  auto cpu_as = with_c, gpu_as = left_out;
+  auto want = groth16::create_proof(pk, cpu_as, rs);
+  ASSERT_TRUE(want.ok()) << want.message();
+  auto got = groth16::create_proof(pk, gpu_as, rs, gpu);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_EQ(proof_to_bytes(*got), proof_to_bytes(*want));
+}
+
 class CudaProver : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -124,7 +152,15 @@ TEST_F(CudaProver, SameProofAsCpuFromASnarkjsZkey) {
   ASSERT_TRUE(pvk.ok());
   auto gpu = backend();
   ASSERT_TRUE(gpu.ok()) << gpu.message();
+  // A zkey has no C: c is left to the prover (formed on the device), as snarkjs's prover forms it.
+  ASSERT_TRUE(as->c_from_ab);
   expect_same_proof(*pk, *pvk, *as, **gpu, rng_());
+  // And the proof is the CPU's from c written out.
+  auto with_c = *as;
+  std::vector<Fr> scratch;
+  with_c.c = r1cs::c_values(*as, scratch);
+  with_c.c_from_ab = false;
+  expect_same_proof_as_with_c(*pk, with_c, *as, **gpu, rng_());
 }
 
 TEST_F(CudaProver, TightBudgetsPickLeanPlansAndStillAgree) {
@@ -311,9 +347,7 @@ TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
   // Every H plan checks the rows its own way (beside the transforms, before them, on the host);
   // budgets from the whole device down to a few MiB reach all three.
   std::set<std::string> plans;
-  std::vector<size_t> budgets{0};
-  for (size_t kib = 8192; kib >= 1024; kib -= 128) budgets.push_back(kib << 10);
-  for (size_t budget : budgets) {
+  for (size_t budget : budgets_down_to_a_few_mib()) {
     SCOPED_TRACE(budget);
     auto gpu = backend(budget);
     ASSERT_TRUE(gpu.ok()) << gpu.message();
@@ -327,10 +361,7 @@ TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
     // The prover pads a to the domain; what the caller gave is left as it was.
     ASSERT_GE(copy.a.size(), bad.a.size());
     EXPECT_TRUE(std::equal(bad.a.begin(), bad.a.end(), copy.a.begin())) << "a bad witness changed a";
-    for (const auto& p : (*gpu)->plan_log())
-      if (p.stage.starts_with("h "))
-        plans.insert(p.choice.starts_with("one vector") ? "one vector"
-                                                        : p.choice.substr(0, p.choice.find(';')));
+    add_h_plans(**gpu, plans);
     if (budget == 0) expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());  // the device proves after
   }
   for (const auto& p : plans) std::printf("  row check under the H plan: %s\n", p.c_str());
@@ -340,23 +371,21 @@ TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
 // c left to the prover (r1cs::Assignment::c_from_ab) under every H plan: all three vectors on the
 // device, where c is formed from a and b, and one vector, where the host forms it. H is the CPU's
 // from the assignment with c under budgets from the whole device down to a few MiB, and so is the
-// proof, bit for bit; for a bellman key and for a snarkjs zkey (the other H mode).
+// proof, bit for bit. (SameProofAsCpuFromASnarkjsZkey covers the other H mode.)
 TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
   Keyed k = synthetic(14);
-  auto as = r1cs::synthesize_for_proving(*k.circuit);
-  ASSERT_TRUE(as.ok());
-  auto left_out = *as;
+  const Result<r1cs::Assignment> as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok()) << as.message();
+  r1cs::Assignment left_out = *as;
   left_out.c.clear();
   left_out.c_from_ab = true;
   cpu::CpuBackend host;
   auto h_want = *as;
   ASSERT_TRUE(groth16::compute_h_in_place(k.pk, h_want, host).ok());
   std::set<std::string> plans;
-  std::vector<size_t> budgets{0};
-  for (size_t kib = 8192; kib >= 1024; kib -= 128) budgets.push_back(kib << 10);
-  for (size_t budget : budgets) {
+  for (size_t budget : budgets_down_to_a_few_mib()) {
     SCOPED_TRACE(budget);
     auto gpu = backend(budget);
     ASSERT_TRUE(gpu.ok()) << gpu.message();
@@ -365,45 +394,15 @@ TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
     if (!h.ok() && h.message().find("budget") != std::string::npos) continue;  // too small for any plan
     ASSERT_TRUE(h.ok()) << h.message();
     EXPECT_EQ(copy.a, h_want.a);
-    for (const auto& p : (*gpu)->plan_log())
-      if (p.stage.starts_with("h "))
-        plans.insert(p.choice.starts_with("one vector") ? "one vector"
-                                                        : p.choice.substr(0, p.choice.find(';')));
+    add_h_plans(**gpu, plans);
   }
   for (const auto& p : plans) std::printf("  c formed under the H plan: %s\n", p.c_str());
   EXPECT_TRUE(plans.count("a, b, c resident"));
   EXPECT_TRUE(plans.count("one vector"));
 
-  const auto rs = groth16::ProofRandomness::from_seed(rng_());
-  auto with_c = *as;
-  auto want = groth16::create_proof(k.pk, with_c, rs);
-  ASSERT_TRUE(want.ok()) << want.message();
-  auto gpu_all = backend();
-  ASSERT_TRUE(gpu_all.ok()) << gpu_all.message();
-  auto copy = left_out;
-  auto proof = groth16::create_proof(k.pk, copy, rs, **gpu_all);
-  ASSERT_TRUE(proof.ok()) << proof.message();
-  EXPECT_EQ(proof_to_bytes(*proof), proof_to_bytes(*want));
-
-  auto zkey = read_zkey(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.zkey");
-  ASSERT_TRUE(zkey.ok()) << zkey.message();
-  auto wtns = read_wtns(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.wtns");
-  ASSERT_TRUE(wtns.ok()) << wtns.message();
-  auto zas = groth16::assignment_from_zkey(*zkey, wtns->values);
-  ASSERT_TRUE(zas.ok()) << zas.message();
-  auto zpk = groth16::proving_key_from_zkey(*zkey);
-  ASSERT_TRUE(zpk.ok()) << zpk.message();
-  ASSERT_TRUE(zas->c_from_ab);  // a zkey has no C: snarkjs's prover forms it too
-  auto zwith_c = *zas;
-  std::vector<Fr> scratch;
-  zwith_c.c = r1cs::c_values(*zas, scratch);
-  zwith_c.c_from_ab = false;
-  auto zwant = groth16::create_proof(*zpk, zwith_c, rs);
-  ASSERT_TRUE(zwant.ok()) << zwant.message();
-  auto zleft_out = *zas;
-  auto zgot = groth16::create_proof(*zpk, zleft_out, rs, **gpu_all);
-  ASSERT_TRUE(zgot.ok()) << zgot.message();
-  EXPECT_EQ(proof_to_bytes(*zgot), proof_to_bytes(*zwant));
+  auto gpu = backend();
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  expect_same_proof_as_with_c(k.pk, *as, left_out, **gpu, rng_());
 }
 
 TEST_F(CudaProver, TheHStageBorrowsTheIdleMsmWorkArea) {
