@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include "field/binary_gcd.hpp"
+
 namespace cuzk::cuda {
 
 const char* to_string(FieldOp op) {
@@ -20,6 +22,8 @@ const char* to_string(FieldOp op) {
       return "dbl";
     case FieldOp::inverse:
       return "inverse";
+    case FieldOp::inverse_binary_gcd:
+      return "inverse_binary_gcd";
     case FieldOp::mul_sub:
       return "mul_sub";
   }
@@ -43,6 +47,7 @@ __global__ void field_op_kernel(const F* __restrict__ a, const F* __restrict__ b
     if constexpr (OP == FieldOp::neg) r = -x;
     if constexpr (OP == FieldOp::dbl) r = x.dbl();
     if constexpr (OP == FieldOp::inverse) r = x.inverse();
+    if constexpr (OP == FieldOp::inverse_binary_gcd) r = field::inverse_binary_gcd(x);
     if constexpr (OP == FieldOp::mul_sub) r = F::mul_sub(x, b[i], x + b[i], b[i] - x);
     out[i] = r;
   }
@@ -79,6 +84,8 @@ Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, siz
       return launch_op<F, FieldOp::dbl>(s, a, b, out, n);
     case FieldOp::inverse:
       return launch_op<F, FieldOp::inverse>(s, a, b, out, n);
+    case FieldOp::inverse_binary_gcd:
+      return launch_op<F, FieldOp::inverse_binary_gcd>(s, a, b, out, n);
     case FieldOp::mul_sub:
       return launch_op<F, FieldOp::mul_sub>(s, a, b, out, n);
   }

@@ -11,10 +11,11 @@
 
 namespace cuzk::cuda {
 
-enum class FieldOp { add, sub, mul, sqr, neg, dbl, inverse, mul_sub };
+enum class FieldOp { add, sub, mul, sqr, neg, dbl, inverse, inverse_binary_gcd, mul_sub };
 const char* to_string(FieldOp op);
 
-// out[i] = op(a[i], b[i]) for i < n; unary ops ignore b (which may be null). inverse maps 0 to 0.
+// out[i] = op(a[i], b[i]) for i < n; unary ops ignore b (which may be null). Both inverses (Fermat's,
+// and field/binary_gcd.hpp's) map 0 to 0.
 // mul_sub: a·b − (a + b)·(b − a) through F::mul_sub (the point formulas' one-reduction form).
 template <class F>
 Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, size_t n);

@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include "field/binary_gcd.hpp"
+
 namespace cuzk::cuda {
 
 namespace {
@@ -20,6 +22,10 @@ __global__ void __launch_bounds__(256) field_mul_chain_kernel(F* state, size_t t
       x = x.sqr();
     else if constexpr (OP == ChainOp::mul_rows)
       F::mul_mont_rows(x, x, y);
+    else if constexpr (OP == ChainOp::inverse)
+      x = x.inverse() + y;
+    else if constexpr (OP == ChainOp::inverse_binary_gcd)
+      x = field::inverse_binary_gcd(x) + y;
     else
       x = x * y;
   }
@@ -59,6 +65,14 @@ Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters
       break;
     case ChainOp::mul_rows:
       field_mul_chain_kernel<F, ChainOp::mul_rows>
+          <<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+      break;
+    case ChainOp::inverse:
+      field_mul_chain_kernel<F, ChainOp::inverse>
+          <<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+      break;
+    case ChainOp::inverse_binary_gcd:
+      field_mul_chain_kernel<F, ChainOp::inverse_binary_gcd>
           <<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
       break;
   }

@@ -13,8 +13,9 @@
 namespace cuzk::cuda {
 
 // mul: x = x * y (the field's multiplication); sqr: x = x^2; mul_rows: x = x * y by the earlier
-// row-by-row CIOS (mont_t::mul_mont_rows), kept to compare against.
-enum class ChainOp { mul, sqr, mul_rows };
+// row-by-row CIOS (mont_t::mul_mont_rows), kept to compare against; inverse and
+// inverse_binary_gcd: x = x^-1 + y by Fermat's a^(p-2) and by field/binary_gcd.hpp.
+enum class ChainOp { mul, sqr, mul_rows, inverse, inverse_binary_gcd };
 
 // Each of `threads` threads runs `iters` dependent operations from x = state[t], y =
 // state[threads + t], and writes x back to state[t]. state holds 2 * threads elements.

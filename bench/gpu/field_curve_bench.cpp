@@ -1,4 +1,5 @@
-// cuzk_bench_gpu_field: throughput of Fp mul/sqr, Fr mul/sqr and G1 XYZZ mixed addition on one GPU.
+// cuzk_bench_gpu_field: throughput of Fp mul/sqr, Fr mul/sqr, G1 XYZZ mixed addition and Fp/Fr
+// inversion (Fermat's and the binary GCD's) on one GPU.
 //
 //   cuzk_bench_gpu_field [--device D] [--reps R] [--json FILE]
 //
@@ -69,12 +70,28 @@ Result<std::vector<double>> time_runs(const cuda::Stream& s, int reps, L&& launc
   return t;
 }
 
+// The host's value of one chain step (throughput.hpp's ChainOp).
+template <class F>
+F chain_step(cuda::ChainOp op, const F& x, const F& y) {
+  switch (op) {
+    case cuda::ChainOp::sqr:
+      return x.sqr();
+    case cuda::ChainOp::inverse:
+    case cuda::ChainOp::inverse_binary_gcd:
+      return x.inverse() + y;
+    default:
+      return x * y;
+  }
+}
+
+// `threads_per_sm` × SMs threads each run `iters` steps. The defaults suit a multiplication (48
+// registers or fewer: 2048 resident threads per SM, 4 waves of them); an inversion is hundreds of
+// multiplications, so its rows run far fewer.
 template <class F>
 Result<Row> bench_field(const char* name, const cuda::Stream& s, const cuda::DeviceInfo& info,
-                        cuda::ChainOp op, double imad, int reps, std::mt19937_64& rng) {
-  // 48 registers or fewer: 2048 resident threads per SM; 4 waves of them.
-  const size_t threads = size_t(info.sm_count) * 2048 * 4;
-  const uint32_t iters = 1024;
+                        cuda::ChainOp op, double imad, int reps, std::mt19937_64& rng,
+                        size_t threads_per_sm = 2048 * 4, uint32_t iters = 1024) {
+  const size_t threads = size_t(info.sm_count) * threads_per_sm;
   std::vector<F> host(2 * threads);
   for (auto& x : host) x = random_field<F>(rng);
   auto buf = cuda::DeviceBuffer<F>::alloc(s.device(), host.size());
@@ -87,7 +104,7 @@ Result<Row> bench_field(const char* name, const cuda::Stream& s, const cuda::Dev
   BENCH_TRY(s.synchronize());
   F want = host[threads - 1];
   const F y = host[2 * threads - 1];
-  for (uint32_t i = 0; i < iters; ++i) want = op == cuda::ChainOp::sqr ? want.sqr() : want * y;
+  for (uint32_t i = 0; i < iters; ++i) want = chain_step(op, want, y);
   if (!(got == want)) return make_error(std::string(name) + ": device chain differs from the host");
 
   auto t = time_runs(s, reps, [&] { return cuda::field_mul_chain<F>(s, buf->data(), threads, iters, op); });
@@ -181,7 +198,18 @@ int main(int argc, char** argv) {
                  bench_field<Fr>("fr_mul", *s, *info, cuda::ChainOp::mul, 264, reps, rng),
                  bench_field<Fr>("fr_mul_rows", *s, *info, cuda::ChainOp::mul_rows, 264, reps, rng),
                  bench_field<Fr>("fr_sqr", *s, *info, cuda::ChainOp::sqr, 264, reps, rng),
-                 bench_madd(*s, *info, reps, rng)}) {
+                 bench_madd(*s, *info, reps, rng),
+                 // Inversions, x = x^-1 + y. IMAD/op is Fermat's (p−2: 384 squarings and 229
+                 // multiplications in Fp, 256 and 164 in Fr) for both forms, so the binary GCD's
+                 // "of ceil" reads as its speed against Fermat's IMAD bound.
+                 bench_field<Fp>("fp_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 613 * 588, reps, rng,
+                                 2048, 4),
+                 bench_field<Fp>("fp_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 613 * 588,
+                                 reps, rng, 2048, 4),
+                 bench_field<Fr>("fr_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 420 * 264, reps, rng,
+                                 2048, 4),
+                 bench_field<Fr>("fr_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 420 * 264,
+                                 reps, rng, 2048, 4)}) {
     if (!r) return fail(r.message());
     rows.push_back(*r);
   }

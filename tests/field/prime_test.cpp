@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "field/binary_gcd.hpp"
 #include "gmp_ref.hpp"
 
 namespace cuzk::test {
@@ -88,6 +89,45 @@ TYPED_TEST(PrimeField, InverseMatchesGmp) {
     ASSERT_TRUE((a * a.inverse()).is_one());
   }
   EXPECT_TRUE(F::zero().inverse().is_zero());
+}
+
+// The binary-GCD inverse (field/binary_gcd.hpp) against GMP and Fermat's: edge values, values of
+// few bits and few nonzero bits (the shapes that drive a binary GCD longest), their negatives, and
+// many random ones; on the canonical integers and on Montgomery elements.
+TYPED_TEST(PrimeField, BinaryGcdInverseMatchesGmp) {
+  using F = TypeParam;
+  Rng rng;
+  SCOPED_TRACE(rng.trace());
+  const mpz_class m = modulus<F>();
+  std::vector<mpz_class> xs = edge_values<F>();
+  for (int i = 0; i < 300; ++i) {
+    mpz_class sparse = 0;  // 1 to 4 random bits set
+    for (int k = 0, bits = 1 + int(rng.u64() % 4); k < bits; ++k)
+      sparse |= mpz_class(1) << (rng.u64() % F::BITS);
+    sparse %= m;
+    xs.push_back(sparse);
+    xs.push_back((m - sparse) % m);
+    xs.push_back(mpz_class(rng.u64() >> (rng.u64() % 64)));  // small
+  }
+  for (int i = 0; i < 20000; ++i) xs.push_back(rng.below(m));
+  for (const mpz_class& x : xs) {
+    const F a = from_mpz<F>(x);
+    const F inv = field::inverse_binary_gcd(a);
+    if (x == 0) {
+      ASSERT_TRUE(inv.is_zero());
+      continue;
+    }
+    mpz_class want;
+    ASSERT_NE(mpz_invert(want.get_mpz_t(), x.get_mpz_t(), m.get_mpz_t()), 0);
+    ASSERT_EQ(to_mpz(inv), want) << x.get_str(16);
+    ASSERT_EQ(inv, a.inverse()) << x.get_str(16);
+    // On the canonical integer itself.
+    uint64_t y[F::N] = {}, got[F::N];
+    size_t count = 0;
+    mpz_export(y, &count, -1, sizeof(uint64_t), 0, 0, x.get_mpz_t());
+    field::invert_canonical_binary_gcd<F>(y, got);
+    ASSERT_EQ(limbs_to_mpz(got, F::N), want) << x.get_str(16);
+  }
 }
 
 TYPED_TEST(PrimeField, ConversionsAndPredicates) {

@@ -38,6 +38,7 @@ F host_op(FieldOp op, const F& a, const F& b) {
     case FieldOp::dbl:
       return a.dbl();
     case FieldOp::inverse:
+    case FieldOp::inverse_binary_gcd:
       return a.inverse();
     case FieldOp::mul_sub:
       return a * b - (a + b) * (b - a);
@@ -129,6 +130,11 @@ TYPED_TEST(GpuField, Dbl) {
 TYPED_TEST(GpuField, Inverse) {
   CUZK_REQUIRE_GPU();
   check_op<TypeParam>(FieldOp::inverse, size_t(1) << 14);
+}
+// The binary GCD (field/binary_gcd.hpp) on the device gives Fermat's inverse on the host.
+TYPED_TEST(GpuField, InverseBinaryGcd) {
+  CUZK_REQUIRE_GPU();
+  check_op<TypeParam>(FieldOp::inverse_binary_gcd, size_t(1) << 16);
 }
 
 // A size that is not a multiple of the block, and one that needs the grid-stride loop.
