@@ -104,6 +104,67 @@ CUZK_HD Signed<N + 1> combine(const uint64_t (&x)[N], int64_t f, const uint64_t 
   return r;
 }
 
+template <size_t N>
+CUZK_HD bool is_zero(const uint64_t (&x)[N]) {
+  uint64_t acc = 0;
+  for (size_t i = 0; i < N; ++i) acc |= x[i];
+  return acc == 0;
+}
+
+// x's low K bits, and above them its bits [n − K − 2, n): 2K + 2 = 64 bits for K = 31. The two limbs
+// are picked by masks, not by a run-time index: on a device an indexed array lives in local memory.
+template <unsigned K, size_t N>
+CUZK_HD uint64_t approximation(const uint64_t (&x)[N], unsigned n) {
+  const unsigned shift = n - (K + 2);
+  const size_t limb = shift / 64, bit = shift % 64;
+  uint64_t low_limb = 0, high_limb = 0;
+  for (size_t i = 0; i < N; ++i) {  // (a plain `if (i == limb)` was turned back into x[limb])
+    low_limb |= x[i] & (uint64_t(0) - uint64_t(i == limb));
+    high_limb |= x[i] & (uint64_t(0) - uint64_t(i == limb + 1));
+  }
+  uint64_t w = low_limb >> bit;
+  if (bit) w |= high_limb << (64 - bit);
+  const uint64_t top = w & ((uint64_t(1) << (K + 2)) - 1);
+  return (x[0] & ((uint64_t(1) << K) - 1)) | (top << K);
+}
+
+// (x·f + z·g) / 2^31 mod p, in [0, p), for x, z < p and |f| + |g| ≤ 2^31. A function, not a lambda:
+// nvcc inlines it, where a lambda's array arguments went to local memory.
+template <class P, size_t N>
+CUZK_HD void combine_mod(const uint64_t (&x)[N], int64_t f, const uint64_t (&z)[N], int64_t g,
+                         uint64_t (&r)[N]) {
+  constexpr unsigned K = 31;
+  constexpr uint64_t kLow = (uint64_t(1) << K) - 1;
+  Signed<N + 1> t = combine(x, f, z, g);
+  // t + q·p ≡ 0 mod 2^31 for q = t·(−p^-1) mod 2^31 (Montgomery's −p^-1 mod 2^64, cut): then
+  // (t + q·p) / 2^31 is exact and lies in (−p, 2p).
+  const uint64_t q = (t.l[0] * (P::M0 & kLow)) & kLow;
+  uint64_t pl[N];
+  for (size_t i = 0; i < N; ++i) pl[i] = P::mod(i);
+  t.add(mul_signed(pl, int64_t(q)));
+  t.shift_right(K);
+  // Into [0, p): add p when negative, subtract it when at least p.
+  uint64_t s[N], borrow = 0;
+  const bool neg = t.negative();
+  for (size_t i = 0; i < N; ++i) {
+    const uint64_t m = P::mod(i);
+    if (neg) {  // t + p
+      const uint64_t x1 = t.l[i] + m;
+      const uint64_t c1 = x1 < m;
+      s[i] = x1 + borrow;
+      borrow = c1 | (s[i] < x1);
+    } else {  // t − p
+      const uint64_t d = t.l[i] - m;
+      const uint64_t b1 = t.l[i] < m;
+      s[i] = d - borrow;
+      borrow = b1 | (d < borrow);
+    }
+  }
+  // neg: t + p is the answer. Otherwise t − p when it did not borrow (t ≥ p), else t.
+  const bool keep_t = !neg && borrow;
+  for (size_t i = 0; i < N; ++i) r[i] = keep_t ? t.l[i] : s[i];
+}
+
 }  // namespace binary_gcd_detail
 
 // y^-1 mod p for the field F's modulus p, y given as N canonical 64-bit limbs (y < p); 0 for 0.
@@ -115,9 +176,6 @@ CUZK_HD void invert_canonical_binary_gcd(const uint64_t (&y)[F::N], uint64_t (&o
   constexpr unsigned K = 31;  // binary-GCD steps per outer step
   // The paper's bound is 2·len(p) − 1 steps; two outer steps of margin cost little and cover it.
   constexpr unsigned kOuter = (2 * P::BITS - 1 + K - 1) / K + 2;
-  constexpr uint64_t kLow = (uint64_t(1) << K) - 1;
-  // −p^-1 mod 2^31, from Montgomery's −p^-1 mod 2^64.
-  const uint64_t m0 = P::M0 & kLow;
 
   uint64_t a[N], b[N], u[N], v[N];
   for (size_t i = 0; i < N; ++i) {
@@ -128,66 +186,20 @@ CUZK_HD void invert_canonical_binary_gcd(const uint64_t (&y)[F::N], uint64_t (&o
   }
   u[0] = 1;
 
-  // (x·f + z·g) / 2^31 mod p, in [0, p), for x, z < p.
-  const auto combine_mod = [&](const uint64_t(&x)[N], int64_t f, const uint64_t(&z)[N], int64_t g,
-                               uint64_t(&r)[N]) {
-    Signed<N + 1> t = combine(x, f, z, g);
-    // t + q·p ≡ 0 mod 2^31: then (t + q·p) / 2^31 is exact and lies in (−p, 2p).
-    const uint64_t q = (t.l[0] * m0) & kLow;
-    uint64_t pl[N];
-    for (size_t i = 0; i < N; ++i) pl[i] = P::mod(i);
-    t.add(mul_signed(pl, int64_t(q)));
-    t.shift_right(K);
-    // Into [0, p): add p when negative, subtract it when at least p.
-    uint64_t s[N], borrow = 0;
-    const bool neg = t.negative();
-    for (size_t i = 0; i < N; ++i) {
-      const uint64_t m = P::mod(i);
-      if (neg) {  // t + p
-        const uint64_t x1 = t.l[i] + m;
-        const uint64_t c1 = x1 < m;
-        s[i] = x1 + borrow;
-        borrow = c1 | (s[i] < x1);
-      } else {  // t − p
-        const uint64_t d = t.l[i] - m;
-        const uint64_t b1 = t.l[i] < m;
-        s[i] = d - borrow;
-        borrow = b1 | (d < borrow);
-      }
-    }
-    // neg: t + p is the answer. Otherwise t − p when it did not borrow (t ≥ p), else t.
-    const bool keep_t = !neg && borrow;
-    for (size_t i = 0; i < N; ++i) r[i] = keep_t ? t.l[i] : s[i];
-  };
-
-  const auto a_is_zero = [&] {
-    uint64_t acc = 0;
-    for (size_t i = 0; i < N; ++i) acc |= a[i];
-    return acc == 0;
-  };
   // Past the bound only while a is not yet 0 (never seen; the cap keeps the loop finite).
-  for (unsigned outer = 0; outer < kOuter || (!a_is_zero() && outer < 4 * kOuter); ++outer) {
+  for (unsigned outer = 0; outer < kOuter || (!is_zero(a) && outer < 4 * kOuter); ++outer) {
     // 64-bit approximations: the low 31 bits exactly, above them the top 33 bits of the longer of
     // a and b (both exact while they fit in 64 bits).
     uint64_t top = 0;
     size_t top_limb = 0;
-    for (size_t i = N; i-- > 0;)
+    for (size_t i = 0; i < N; ++i)  // no early exit: the loop unrolls and a, b stay in registers
       if ((a[i] | b[i]) != 0) {
         top = a[i] | b[i];
         top_limb = i;
-        break;
       }
     const unsigned len = unsigned(64 * top_limb + 64 - leading_zeros(top));
     const unsigned n = len > 64 ? len : 64;
-    const auto approx = [&](const uint64_t(&x)[N]) -> uint64_t {
-      const unsigned shift = n - (K + 2);  // bits [n − 33, n)
-      const size_t limb = shift / 64, bit = shift % 64;
-      uint64_t w = x[limb] >> bit;
-      if (bit && limb + 1 < N) w |= x[limb + 1] << (64 - bit);
-      const uint64_t hi = w & ((uint64_t(1) << (K + 2)) - 1);
-      return (x[0] & kLow) | (hi << K);
-    };
-    uint64_t xa = approx(a), xb = approx(b);
+    uint64_t xa = approximation<K>(a, n), xb = approximation<K>(b, n);
     int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
     for (unsigned j = 0; j < K; ++j) {
       if (xa & 1) {
@@ -225,8 +237,8 @@ CUZK_HD void invert_canonical_binary_gcd(const uint64_t (&y)[F::N], uint64_t (&o
       g1 = -g1;
     }
     uint64_t nu[N], nv[N];
-    combine_mod(u, f0, v, g0, nu);
-    combine_mod(u, f1, v, g1, nv);
+    combine_mod<P>(u, f0, v, g0, nu);
+    combine_mod<P>(u, f1, v, g1, nv);
     for (size_t i = 0; i < N; ++i) {
       a[i] = na.l[i];
       b[i] = nb.l[i];
