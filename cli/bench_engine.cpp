@@ -64,6 +64,7 @@ struct EngineBenchArgs {
   unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
+  bool c_from_ab = false;       // the synthetic partitions leave c to the prover (SampleInput::c_from_ab)
   bool verbose = false;
   std::string json_path;
 };
@@ -341,8 +342,8 @@ int bench_engine(const EngineBenchArgs& args) {
   // With --presynthesized, one partition of each circuit is synthesized now and every job carries
   // it as an already-synthesized input (the engine copies it per partition): the run then measures
   // the devices rather than the host's synthesis.
-  engine::PartitionInput porep_input = engine::SampleInput{porep_spec};
-  engine::PartitionInput winning_input = engine::SampleInput{winning_spec};
+  engine::PartitionInput porep_input = engine::SampleInput{porep_spec, args.c_from_ab};
+  engine::PartitionInput winning_input = engine::SampleInput{winning_spec, args.c_from_ab};
   if (args.presynthesized) {
     const auto ts = Clock::now();
     auto p = eng.synthesize("porep", porep_input);
@@ -538,6 +539,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"resident_fraction", args.resident_fraction},
       {"msm_pass_log", args.msm_pass_log},
       {"presynthesized", args.presynthesized},
+      {"c_from_ab", args.c_from_ab},
       {"log_domain", args.log_domain},
       {"constraints", porep_key->constraints},
       {"domain", porep_key->key->domain_size},
@@ -644,6 +646,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_flag("--presynthesized", args->presynthesized,
                 "Synthesize one partition per circuit before the clock starts and submit it as already "
                 "synthesized (measures the devices, not the host's synthesis)");
+  cmd->add_flag("--c-from-ab", args->c_from_ab,
+                "Synthesis leaves c to the prover, which forms it as a∘b on the device (4 GiB less per "
+                "2^27 partition to write and upload; measured slower in the job, kept to compare)");
   cmd->add_flag("--verbose", args->verbose, "The engine's info logs on stderr");
   cmd->add_option("--json", args->json_path, "Write the result as JSON to this file ('-': stdout)");
   cmd->callback([args, &status] {

@@ -53,6 +53,10 @@ std::optional<size_t> required_partitions(JobKind kind);
 // A partition to synthesize from a sample circuit (its seed picks the witness).
 struct SampleInput {
   r1cs::SampleSpec spec;
+  // Synthetic circuits only: leave c to the prover (r1cs::Assignment::c_from_ab), which forms it
+  // on the device. Off by default: measured on the H200 job it made synthesis faster and the job
+  // slower (docs/BENCHMARKS.md, "Eleventh session"); kept to measure again.
+  bool c_from_ab = false;
 };
 // A circom circuit and its witness, as snarkjs files. With a .zkey parameter set the zkey's own
 // coefficients give a and b (the r1cs is then only checked against the witness).

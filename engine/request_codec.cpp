@@ -22,6 +22,7 @@ std::string request_to_json(const JobRequest& r) {
                      {"message_bytes", s->spec.message_bytes},
                      {"log_domain", s->spec.log_domain},
                      {"seed", s->spec.seed}};
+      if (s->c_from_ab) e["sample"]["c_from_ab"] = true;
     } else if (const auto* c = std::get_if<CircomInput>(&p)) {
       e["circom"] = {{"r1cs", c->r1cs_path}, {"wtns", c->wtns_path}};
     } else {
@@ -58,6 +59,7 @@ Result<JobRequest> request_from_json(const std::string& text) {
         in.spec.message_bytes = s.at("message_bytes").get<size_t>();
         in.spec.log_domain = s.at("log_domain").get<unsigned>();
         in.spec.seed = s.at("seed").get<uint64_t>();
+        in.c_from_ab = s.value("c_from_ab", false);
         r.partitions.emplace_back(std::move(in));
       } else if (e.contains("circom")) {
         const auto& c = e.at("circom");

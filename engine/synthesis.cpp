@@ -18,15 +18,13 @@
 namespace cuzk::engine {
 namespace {
 
-// `out` holds lent buffers or nothing; only the synthetic circuit writes into them. It writes c,
-// although it could leave c to the device (r1cs::Assignment::c_from_ab): measured on the H200 job,
-// leaving it out made synthesis 28 % faster but the job 0.4 s slower (docs/BENCHMARKS.md, "Eleventh
-// session").
+// `out` holds lent buffers or nothing; only the synthetic circuit writes into them, leaving c out
+// when the input asks (SampleInput::c_from_ab).
 Status from_sample(const SampleInput& in, unsigned threads, r1cs::Assignment& out) {
   auto circuit = r1cs::make_sample_circuit(in.spec);
   if (!circuit) return circuit.error();
   if (const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get()))
-    return synthetic->synthesize_into(out, threads);
+    return synthetic->synthesize_into(out, threads, in.c_from_ab);
   auto as = r1cs::synthesize_for_proving(**circuit);
   if (!as) return as.error();
   out = std::move(*as);
@@ -98,6 +96,7 @@ SynthesizedPartition& SynthesizedPartition::operator=(SynthesizedPartition&& o) 
 }
 
 bool writes_c(const PartitionInput& input) {
+  if (const auto* s = std::get_if<SampleInput>(&input)) return !(s->c_from_ab && s->spec.kind == "synthetic");
   if (const auto* a = std::get_if<SynthesizedInput>(&input))
     return !(a->assignment && a->assignment->c_from_ab);
   return true;

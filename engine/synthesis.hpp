@@ -27,7 +27,7 @@ struct SynthesizedPartition {
 };
 
 // Whether this input's partition carries c, or leaves it to the prover (r1cs::Assignment::c_from_ab:
-// an already-synthesized partition made so).
+// a synthetic sample that asks for it, an already-synthesized partition made so).
 bool writes_c(const PartitionInput& input);
 // The shape of pooled buffers for this input's partitions of this parameter set.
 BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input);

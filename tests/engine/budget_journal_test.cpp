@@ -123,6 +123,8 @@ TEST(RequestCodec, RoundTrips) {
   r.partitions.push_back(SampleInput{s});
   r.partitions.push_back(CircomInput{"a.r1cs", "a.wtns"});
   r.partitions.push_back(SynthesizedInput{std::make_shared<r1cs::Assignment>()});
+  s.kind = "synthetic";
+  r.partitions.push_back(SampleInput{s, /*c_from_ab=*/true});
   auto back = request_from_json(request_to_json(r));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(back->kind, r.kind);
@@ -130,8 +132,11 @@ TEST(RequestCodec, RoundTrips) {
   EXPECT_EQ(back->params, r.params);
   EXPECT_EQ(back->randomness_seed, r.randomness_seed);
   EXPECT_EQ(back->client, "c1");
-  ASSERT_EQ(back->partitions.size(), 3u);
+  ASSERT_EQ(back->partitions.size(), 4u);
   EXPECT_EQ(std::get<SampleInput>(back->partitions[0]).spec.merkle_depth, 3u);
+  EXPECT_FALSE(std::get<SampleInput>(back->partitions[0]).c_from_ab);
+  EXPECT_TRUE(std::get<SampleInput>(back->partitions[3]).c_from_ab);
+  EXPECT_EQ(std::get<SampleInput>(back->partitions[3]).spec.kind, "synthetic");
   EXPECT_EQ(std::get<SampleInput>(back->partitions[0]).spec.seed, 9u);
   EXPECT_EQ(std::get<CircomInput>(back->partitions[1]).wtns_path, "a.wtns");
   EXPECT_FALSE(std::get<SynthesizedInput>(back->partitions[2]).assignment);  // not stored

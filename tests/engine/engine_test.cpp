@@ -109,6 +109,22 @@ TEST(Engine, AlreadySynthesizedPartitions) {
   EXPECT_EQ(result->public_inputs.at(2), synthesized->public_inputs);
 }
 
+// Synthetic partitions that leave c to the prover (SampleInput::c_from_ab) prove and verify, beside
+// ones that write it, in pooled sets of both shapes.
+TEST(Engine, SyntheticPartitionsMayLeaveCToTheProver) {
+  auto engine = make_engine(cpu_config());
+  JobRequest r;
+  r.params = "tiny";
+  r.partitions = {SampleInput{tiny_spec(), true}, SampleInput{tiny_spec(), false},
+                  SampleInput{tiny_spec(), true}};
+  auto id = engine->submit(r);
+  ASSERT_TRUE(id.ok());
+  auto result = engine->await(*id, kLongWait);
+  ASSERT_TRUE(result.ok());
+  expect_verifies(*result, *tiny_key());
+  EXPECT_EQ(result->proofs.size(), 3u);
+}
+
 TEST(Engine, AnUnsatisfiedWitnessFailsItsJobWithoutBlamingTheDevice) {
   auto engine = make_engine(cpu_config(1, 1));
   auto set = make_param_set("tiny", tiny_key());

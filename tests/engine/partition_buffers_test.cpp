@@ -326,6 +326,17 @@ TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
   EXPECT_EQ(partition_host_bytes(p, partition_extras(left_out, p, true)) - buffer_shape(p, left_out).bytes(),
             (domain + p.key->num_inputs) * fr + 3 * ((p.key->num_inputs + aux) / 8 + 64) + 4096);
 
+  // A synthetic sample that asks to leave c out gets a set without c, and its synthesis leaves it.
+  const PartitionInput sample_without_c = SampleInput{testing::tiny_spec(), /*c_from_ab=*/true};
+  EXPECT_FALSE(writes_c(sample_without_c));
+  EXPECT_EQ(buffer_shape(p, sample_without_c), buffer_shape(p, left_out));
+  auto leaves = synthesize_partition(sample_without_c, p, 2);
+  ASSERT_TRUE(leaves.ok()) << leaves.message();
+  EXPECT_TRUE(leaves->assignment.c_from_ab);
+  EXPECT_TRUE(leaves->assignment.c.empty());
+  EXPECT_EQ(leaves->assignment.a, synthesized->assignment.a);
+  EXPECT_EQ(leaves->assignment.aux_assignment, synthesized->assignment.aux_assignment);
+
   // Copied into a pooled set, each keeps its form.
   for (const auto* input : {&carried, &left_out}) {
     PartitionBufferPool pool(1, {}, test_logger());
