@@ -101,7 +101,8 @@ Result<r1cs::Assignment> assignment_from(const cuzk_partition& p) {
   r1cs::Assignment as;
   auto a = scalars(p.a, p.num_constraints, "a");
   auto b = scalars(p.b, p.num_constraints, "b");
-  auto c = scalars(p.c, p.num_constraints, "c");
+  // c NULL: left to the prover, which forms c = a∘b (r1cs::Assignment::c_from_ab).
+  auto c = p.c ? scalars(p.c, p.num_constraints, "c") : Result<std::vector<Fr>>(std::vector<Fr>{});
   auto in = scalars(p.inputs, p.num_inputs, "inputs");
   auto aux = scalars(p.aux, p.num_aux, "aux");
   for (const auto* r : {&a, &b, &c, &in, &aux})
@@ -110,6 +111,7 @@ Result<r1cs::Assignment> assignment_from(const cuzk_partition& p) {
   as.a = std::move(*a);
   as.b = std::move(*b);
   as.c = std::move(*c);
+  as.c_from_ab = p.c == nullptr;
   as.input_assignment = std::move(*in);
   as.aux_assignment = std::move(*aux);
   as.a_aux_density = bitmap(p.a_aux_density, p.num_aux);

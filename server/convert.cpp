@@ -174,8 +174,8 @@ Result<r1cs::DensityBitmap> bitmap(const std::vector<uint64_t>& words, size_t bi
 void assignment_to_proto(const r1cs::Assignment& as, v1::SynthesizedPartition* out) {
   out->set_a(scalars_to_bytes(as.a));
   out->set_b(scalars_to_bytes(as.b));
-  std::vector<Fr> formed_c;
-  out->set_c(scalars_to_bytes(r1cs::c_values(as, formed_c)));
+  out->set_c(scalars_to_bytes(as.c));  // empty when left to the prover
+  out->set_c_from_ab(as.c_from_ab);
   out->set_inputs(scalars_to_bytes(as.input_assignment));
   out->set_aux(scalars_to_bytes(as.aux_assignment));
   for (auto w : as.a_aux_density.words) out->add_a_aux_density(w);
@@ -192,9 +192,10 @@ Result<r1cs::Assignment> assignment_from_proto(const v1::SynthesizedPartition& p
   auto aux = scalars_from_bytes(p.aux(), "aux");
   for (const auto* r : {&a, &b, &c, &in, &aux})
     if (!*r) return r->error();
-  if (a->size() != b->size() || a->size() != c->size())
-    return make_error("a, b and c differ in length (" + std::to_string(a->size()) + ", " +
-                      std::to_string(b->size()) + ", " + std::to_string(c->size()) + ")");
+  if (a->size() != b->size() || (p.c_from_ab() ? !c->empty() : a->size() != c->size()))
+    return make_error(p.c_from_ab() ? "c is given but marked as left to the prover (c_from_ab)"
+                                    : "a, b and c differ in length (" + std::to_string(a->size()) + ", " +
+                                          std::to_string(b->size()) + ", " + std::to_string(c->size()) + ")");
   if (in->empty()) return make_error("inputs: at least ONE is needed");
   auto ad = bitmap(words_of(p.a_aux_density()), aux->size(), "a_aux_density");
   auto bid = bitmap(words_of(p.b_input_density()), in->size(), "b_input_density");
@@ -204,6 +205,7 @@ Result<r1cs::Assignment> assignment_from_proto(const v1::SynthesizedPartition& p
   as.a = std::move(*a);
   as.b = std::move(*b);
   as.c = std::move(*c);
+  as.c_from_ab = p.c_from_ab();
   as.input_assignment = std::move(*in);
   as.aux_assignment = std::move(*aux);
   as.a_aux_density = std::move(*ad);

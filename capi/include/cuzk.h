@@ -129,6 +129,9 @@ typedef struct cuzk_sample {
 typedef struct cuzk_partition {
   const uint8_t* a;
   const uint8_t* b;
+  /* NULL: c is left to the prover, which forms c_j = a_j·b_j (on the GPU where it computes H).
+   * That holds for every row of a satisfied circuit and saves copying c; a witness that does not
+   * satisfy the circuit then gives a proof that fails the engine's pairing check. */
   const uint8_t* c;
   size_t num_constraints; /* entries of a, b and c */
   const uint8_t* inputs;  /* public wires, ONE first */

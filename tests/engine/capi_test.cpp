@@ -117,6 +117,32 @@ TEST(CApi, BufferPoolSettings) {
   }
 }
 
+// A partition given without c (c NULL) is proved with c formed as a∘b, and its proof verifies.
+TEST(CApi, APartitionWithoutCIsProved) {
+  const std::string zkey = kToy + "toy.zkey", r1cs = kToy + "toy.r1cs", wtns = kToy + "toy.wtns";
+  EngineHandle h;
+  cuzk_error err;
+  auto c = quiet_config();
+  ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
+  cuzk_synthesis* synthesis = nullptr;
+  cuzk_partition view{};
+  ASSERT_EQ(cuzk_synthesize_circom(h.e, zkey.c_str(), r1cs.c_str(), wtns.c_str(), &synthesis, &view, &err),
+            CUZK_OK)
+      << err.message;
+  ASSERT_NE(view.c, nullptr);  // the view always carries c, formed when synthesis left it out
+  view.c = nullptr;
+  cuzk_job_id id = 0;
+  ASSERT_EQ(cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &view, 1,
+                                    &id, &err),
+            CUZK_OK)
+      << err.message;
+  cuzk_synthesis_free(synthesis);
+  cuzk_result* r = nullptr;
+  ASSERT_EQ(cuzk_await(h.e, id, -1, &r, &err), CUZK_OK) << err.message;
+  EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_DONE) << cuzk_result_error(r);  // pairing-checked
+  cuzk_result_free(r);
+}
+
 TEST(CApi, ProvesAndReportsErrors) {
   EngineHandle h;
   cuzk_error err;

@@ -283,9 +283,10 @@ TEST_F(DaemonTest, TokenIsRequiredWhenConfigured) {
 TEST_F(DaemonTest, ServesOverTlsWithAToken) {
   // A self-signed certificate for 127.0.0.1, made with the openssl command when there is one.
   const auto cert = dir_.file("cert.pem"), key = dir_.file("key.pem");
-  const std::string cmd = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "
-                          "/CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
-                          key + " -out " + cert + " >/dev/null 2>&1";
+  const std::string cmd =
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "
+      "/CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+      key + " -out " + cert + " >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "no openssl command to make a test certificate";
   auto cfg = small_config(dir_, params_);
   cfg.listen = {"127.0.0.1:0"};
@@ -335,9 +336,22 @@ TEST_F(DaemonTest, ProvesPartitionsSynthesizedByTheClient) {
   spec.clear_partitions();
   assignment_to_proto(*as, spec.add_partitions()->mutable_synthesized());
   assignment_to_proto(*as, spec.add_partitions()->mutable_synthesized());
+  // A third without c: the prover forms it.
+  auto without_c = *as;
+  without_c.c.clear();
+  without_c.c_from_ab = true;
+  assignment_to_proto(without_c, spec.add_partitions()->mutable_synthesized());
+  EXPECT_TRUE(spec.partitions(2).synthesized().c().empty());
   auto r = prove(client(), spec);
   expect_verifies(r);
-  EXPECT_EQ(r.proofs_size(), 2);
+  EXPECT_EQ(r.proofs_size(), 3);
+  // c given and marked as left out: a clear error, the daemon serves on.
+  auto both = spec;
+  both.mutable_partitions(2)->mutable_synthesized()->set_c(spec.partitions(0).synthesized().c());
+  const grpc::Status st = submit(client(), both);
+  EXPECT_EQ(st.error_code(), StatusCode::INVALID_ARGUMENT) << describe(st);
+  EXPECT_NE(st.error_message().find("c_from_ab"), std::string::npos) << describe(st);
+  expect_verifies(prove(client(), spec));
 }
 
 TEST_F(DaemonTest, SeveralClientsAtMixedPriorities) {
