@@ -70,6 +70,30 @@ TEST(CApi, CreateRejectsBadConfigs) {
   cuzk_engine_destroy(nullptr);
 }
 
+// The toy circuit synthesized through the engine, submitted back as an already-synthesized
+// partition (with c, or with c NULL: left to the prover), proved and pairing-checked.
+void prove_toy_synthesis(cuzk_engine* e, bool without_c) {
+  const std::string zkey = kToy + "toy.zkey", r1cs = kToy + "toy.r1cs", wtns = kToy + "toy.wtns";
+  cuzk_error err;
+  cuzk_synthesis* synthesis = nullptr;
+  cuzk_partition view{};
+  ASSERT_EQ(cuzk_synthesize_circom(e, zkey.c_str(), r1cs.c_str(), wtns.c_str(), &synthesis, &view, &err),
+            CUZK_OK)
+      << err.message;
+  ASSERT_NE(view.c, nullptr);  // the view always carries c, formed when synthesis left it out
+  if (without_c) view.c = nullptr;
+  cuzk_job_id id = 0;
+  ASSERT_EQ(
+      cuzk_submit_synthesized(e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &view, 1, &id, &err),
+      CUZK_OK)
+      << err.message;
+  cuzk_synthesis_free(synthesis);
+  cuzk_result* r = nullptr;
+  ASSERT_EQ(cuzk_await(e, id, -1, &r, &err), CUZK_OK) << err.message;
+  EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_DONE) << cuzk_result_error(r);
+  cuzk_result_free(r);
+}
+
 // The pool's settings reach the engine: a partition given already synthesized is copied into a
 // pooled buffer set, which stays idle after the job by default and is freed with idle_buffer_sets 0.
 TEST(CApi, BufferPoolSettings) {
@@ -87,21 +111,7 @@ TEST(CApi, BufferPoolSettings) {
     c.idle_buffer_sets = idle;
     c.max_partitions_ahead = 1;
     ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
-    cuzk_synthesis* synthesis = nullptr;
-    cuzk_partition view{};
-    ASSERT_EQ(cuzk_synthesize_circom(h.e, zkey.c_str(), r1cs.c_str(), wtns.c_str(), &synthesis, &view, &err),
-              CUZK_OK)
-        << err.message;
-    cuzk_job_id id = 0;
-    ASSERT_EQ(cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &view, 1,
-                                      &id, &err),
-              CUZK_OK)
-        << err.message;
-    cuzk_synthesis_free(synthesis);
-    cuzk_result* r = nullptr;
-    ASSERT_EQ(cuzk_await(h.e, id, -1, &r, &err), CUZK_OK) << err.message;
-    EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_DONE) << cuzk_result_error(r);
-    cuzk_result_free(r);
+    prove_toy_synthesis(h.e, false);
     // The set goes back when the device worker drops the partition, just after the job's end.
     std::string status;
     for (int tries = 0; tries < 2000; ++tries) {
@@ -119,28 +129,11 @@ TEST(CApi, BufferPoolSettings) {
 
 // A partition given without c (c NULL) is proved with c formed as a∘b, and its proof verifies.
 TEST(CApi, APartitionWithoutCIsProved) {
-  const std::string zkey = kToy + "toy.zkey", r1cs = kToy + "toy.r1cs", wtns = kToy + "toy.wtns";
   EngineHandle h;
   cuzk_error err;
   auto c = quiet_config();
   ASSERT_EQ(cuzk_engine_create(&c, &h.e, &err), CUZK_OK) << err.message;
-  cuzk_synthesis* synthesis = nullptr;
-  cuzk_partition view{};
-  ASSERT_EQ(cuzk_synthesize_circom(h.e, zkey.c_str(), r1cs.c_str(), wtns.c_str(), &synthesis, &view, &err),
-            CUZK_OK)
-      << err.message;
-  ASSERT_NE(view.c, nullptr);  // the view always carries c, formed when synthesis left it out
-  view.c = nullptr;
-  cuzk_job_id id = 0;
-  ASSERT_EQ(cuzk_submit_synthesized(h.e, CUZK_KIND_GENERIC, CUZK_PRIORITY_DEFAULT, zkey.c_str(), &view, 1,
-                                    &id, &err),
-            CUZK_OK)
-      << err.message;
-  cuzk_synthesis_free(synthesis);
-  cuzk_result* r = nullptr;
-  ASSERT_EQ(cuzk_await(h.e, id, -1, &r, &err), CUZK_OK) << err.message;
-  EXPECT_EQ(cuzk_result_state(r), CUZK_STATE_DONE) << cuzk_result_error(r);  // pairing-checked
-  cuzk_result_free(r);
+  prove_toy_synthesis(h.e, true);
 }
 
 TEST(CApi, ProvesAndReportsErrors) {
