@@ -97,7 +97,6 @@ void prove_toy_synthesis(cuzk_engine* e, bool without_c) {
 // The pool's settings reach the engine: a partition given already synthesized is copied into a
 // pooled buffer set, which stays idle after the job by default and is freed with idle_buffer_sets 0.
 TEST(CApi, BufferPoolSettings) {
-  const std::string zkey = kToy + "toy.zkey", r1cs = kToy + "toy.r1cs", wtns = kToy + "toy.wtns";
   for (int32_t idle : {-1, 0}) {
     SCOPED_TRACE(idle);
     EngineHandle h;
