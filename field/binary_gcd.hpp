@@ -2,11 +2,12 @@
 // Modular Inversion", IACR ePrint 2020/972, algorithm 2): one template for the host and for CUDA
 // devices, beside mont_t's Fermat inverse.
 //
-// Why: Fermat's a^(p-2) costs about 380 squarings and 95 multiplications in Fp. Batch-affine
-// accumulation in an MSM inverts once per batch step, and is only worth having if that inversion
-// is a small fraction of the batch's work (docs/MSM-NOTES.md, "Eighth session"). Here each outer
-// step does 31 binary-GCD steps on 64-bit approximations of a and b, then applies them to the full
-// numbers at once: four products by 32-bit factors per step, 25 steps for a 381-bit modulus.
+// Why: Fermat's a^(p-2), square-and-multiply over p − 2, costs 384 squarings and 229
+// multiplications in Fp. Batch-affine accumulation in an MSM inverts once per batch step, and is
+// only worth having if that inversion is a small fraction of the batch's work (docs/MSM-NOTES.md,
+// "Eighth session", "Eleventh session"). Here each outer step does 31 binary-GCD steps on 64-bit
+// approximations of a and b, then applies them to the full numbers at once: four products by
+// 32-bit factors per step, 25 outer steps by the paper's bound for a 381-bit modulus (27 here).
 //
 // The algorithm keeps a ≡ u·y and b ≡ v·y (mod p), starting from a = y, b = p, u = 1, v = 0, and
 // ends with a = 0, b = gcd(y, p) = 1, so v = y^-1. Each outer step divides a and b by 2^31 exactly;
