@@ -120,6 +120,10 @@ unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) 
 struct CudaBackend::Impl {
   CudaBackendOptions options;
   size_t budget = 0;
+  // The stages' buffers, kept for the next stage (device_cache.hpp: each cudaFree waits for the
+  // whole device). It holds at most the budget less the resident memory, and outlives every buffer
+  // it lends (declared before them).
+  DeviceCache cache;
   Stream stream;
   Stream copy_stream;                  // uploads that overlap kernels on `stream`
   cudaEvent_t uploaded = nullptr;      // the last such upload, for `stream` to wait on
@@ -150,6 +154,7 @@ struct CudaBackend::Impl {
        std::unique_ptr<HostStager> st)
       : options(o),
         budget(b),
+        cache(o.device, [this] { return budget > resident ? budget - resident : 0; }),
         stream(std::move(s)),
         copy_stream(std::move(cs)),
         uploaded(ev),
@@ -317,9 +322,9 @@ struct CudaBackend::Impl {
     const bool lean = plan.kind == HPlan::Kind::lean;
     const Stream& s = stream;
 
-    auto ntt = NttPlan::create(s, log_n, rq.convention);
+    auto ntt = NttPlan::create(s, log_n, rq.convention, {}, &cache);
     if (!ntt) return ntt.error();
-    auto coset = ntt->coset_powers(s, log_n);
+    auto coset = ntt->coset_powers(s, log_n, &cache);
     if (!coset) return coset.error();
     // Bellman divides by Z(g·ω^j) = g^n − 1 on the coset; snarkjs does not divide.
     const Fr z = rq.mode == HMode::divide_by_z_on_coset
@@ -331,10 +336,10 @@ struct CudaBackend::Impl {
       return ntt->coset_forward(s, d, *coset, NttOrder::bit_reversed, NttOrder::natural);
     };
 
-    // Every buffer is allocated before anything is queued (cudaMalloc may wait for the device)
-    // and freed at the end (cudaFree does): the first plan.borrowed vectors are slices of the MSM
-    // work area, the others allocated. Copies into the work area go on the copy stream, after the
-    // compute stream's earlier work.
+    // Every buffer is taken before anything is queued (a new block's cudaMalloc may wait for the
+    // device) and given back to the cache at the end: the first plan.borrowed vectors are slices of
+    // the MSM work area, the others blocks of the cache. Copies into either go on the copy stream,
+    // after the compute stream's earlier work (the last call's MSMs may still read the block).
     std::vector<DeviceBuffer<Fr>> owned;
     size_t borrowed = 0;
     // A plan that keeps h allocates a (the first vector) and borrows the others.
@@ -343,21 +348,19 @@ struct CudaBackend::Impl {
       const bool own = keep && owned.empty() && borrowed == 0;
       if (!own && borrowed < plan.borrowed)
         return reinterpret_cast<Fr*>(shared_work->data()) + n * borrowed++;
-      auto buf = DeviceBuffer<Fr>::alloc(options.device, n);
+      auto buf = cache.take<Fr>(n);
       if (!buf) return buf.error();
       owned.push_back(std::move(*buf));
       return owned.back().data();
     };
-    if (plan.borrowed) {
-      shared_work->touch();  // the sorted digits an MSM left there are overwritten
-      CUZK_TRY_STATUS(check(cudaEventRecord(uploaded, stream.get()), "cudaEventRecord"));
-      CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy_stream.get(), uploaded, 0), "cudaStreamWaitEvent"));
-    }
+    if (plan.borrowed) shared_work->touch();  // the sorted digits an MSM left there are overwritten
+    CUZK_TRY_STATUS(check(cudaEventRecord(uploaded, stream.get()), "cudaEventRecord"));
+    CUZK_TRY_STATUS(check(cudaStreamWaitEvent(copy_stream.get(), uploaded, 0), "cudaStreamWaitEvent"));
     auto a = vector();
     if (!a) return a.error();
     RowVerdict verdict;
     if (rq.check_rows && !lean) {
-      auto first = DeviceBuffer<unsigned long long>::alloc(options.device, 1);
+      auto first = cache.take<unsigned long long>(1);
       if (!first) return first.error();
       verdict = RowVerdict{std::move(*first), rq.check_rows};
     }
@@ -447,9 +450,9 @@ struct CudaBackend::Impl {
       CUZK_TRY_STATUS(up(*a, rq.a.data(), n * sizeof(Fr)));
       CUZK_TRY_STATUS(to_coset(*a));
       const size_t chunk = plan.chunk;
-      auto sb = DeviceBuffer<Fr>::alloc(options.device, chunk);
+      auto sb = cache.take<Fr>(chunk);
       if (!sb) return sb.error();
-      auto sc = DeviceBuffer<Fr>::alloc(options.device, chunk);
+      auto sc = cache.take<Fr>(chunk);
       if (!sc) return sc.error();
       for (size_t off = 0; off < n; off += chunk) {
         const size_t len = std::min(chunk, n - off);
@@ -625,6 +628,7 @@ struct CudaBackend::Impl {
     record({sh.stage, shared_bases ? "made resident (bases shared by the device's workers)" : "made resident",
             needed()});
     const auto t0 = std::chrono::steady_clock::now();
+    cache.trim(needed());
     if (!shared_work || shared_work->bytes() < rp->work_bytes) {
       auto grown = MsmWorkspace::create(options.device, rp->work_bytes);
       if (!grown) return grown.error();
@@ -691,6 +695,7 @@ struct CudaBackend::Impl {
         {sh.stage,
          chosen->chunk_points ? "streamed in chunks of " + std::to_string(chosen->chunk_points) : "streamed",
          bytes});
+    cache.trim(bytes);
     auto made = Msm<Affine>::create(options.device, sh.max_points, *chosen, true);
     if (!made) return made.error();
     made->set_stager(stager.get());
@@ -803,7 +808,7 @@ struct CudaBackend::Impl {
       record(
           {"msm scalars", std::to_string(distinct.size()) + " vectors uploaded once", shared_n * sizeof(Fr)});
       const auto t0 = std::chrono::steady_clock::now();
-      auto buf = DeviceBuffer<Fr>::alloc(options.device, shared_n);
+      auto buf = cache.take<Fr>(shared_n);
       if (!buf) return buf.error();
       // The vectors cross on the copy stream in the order the requests first use them (the H
       // query's first), and each MSM waits for its own vector only: from pinned memory (the
@@ -995,7 +1000,13 @@ void CudaBackend::release_resident() {
   impl_->shared_work.reset();
   impl_->resident = 0;
   impl_->drop_kept_h();
+  impl_->cache.release_idle();
   if (impl_->options.shared_bases) impl_->options.shared_bases->release_unused();
+}
+
+DeviceCacheStats CudaBackend::device_cache_stats() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->cache.stats();
 }
 
 }  // namespace cuzk::cuda

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "backend/compute.hpp"
+#include "backend/cuda/device_cache.hpp"
 
 namespace cuzk::cuda {
 
@@ -95,8 +96,10 @@ class CudaBackend final : public ComputeBackend {
   std::vector<StagePlan> plan_log() const;
   void clear_log();
   std::vector<DeviceStage> take_stage_log() override;
-  // Drops resident bases (e.g. when a parameter set is evicted).
+  // Drops resident bases (e.g. when a parameter set is evicted) and the stages' idle cached blocks.
   void release_resident();
+  // The stages' block cache (device_cache.hpp): what it holds, and how often it reused a block.
+  DeviceCacheStats device_cache_stats() const;
 
   struct Impl;
 

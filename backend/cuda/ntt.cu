@@ -21,6 +21,8 @@
 // pass's stores (inverse), so it costs multiplications but no extra pass over memory.
 #include "backend/cuda/ntt.hpp"
 
+#include "backend/cuda/device_cache.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -321,6 +323,11 @@ Status launch_powers(const Stream& s, Fr* out, uint32_t n, const Fr& c, const Fr
 
 size_t shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * sizeof(Fr); }
 
+// n elements of device memory: a block of `cache` when there is one, else cudaMalloc'd.
+Result<DeviceBuffer<Fr>> device_vector(int device, size_t n, DeviceCache* cache) {
+  return cache ? cache->take<Fr>(n) : DeviceBuffer<Fr>::alloc(device, n);
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ plan
@@ -329,7 +336,7 @@ size_t NttPlan::device_bytes_for(unsigned max_log_size) {
 }
 
 Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConvention convention,
-                                NttTuning tuning) {
+                                NttTuning tuning, DeviceCache* cache) {
   if (max_log_size > kMaxLogSize)
     return make_error("NttPlan: 2^" + std::to_string(max_log_size) + " exceeds the supported 2^" +
                       std::to_string(kMaxLogSize));
@@ -362,7 +369,7 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   plan.tuning_ = tuning;
   plan.omega_max_ = square_times(root_of_unity_2_32(convention), Fr::params::S - max_log_size);
   const size_t count = device_bytes_for(max_log_size) / sizeof(Fr);
-  auto tw = DeviceBuffer<Fr>::alloc(s.device(), count);
+  auto tw = device_vector(s.device(), count, cache);
   if (!tw) return tw.error();
   plan.twiddles_ = std::move(*tw);
   CUZK_TRY_STATUS(launch_powers(s, plan.twiddles_.data(), uint32_t(count), Fr::one(), plan.omega_max_));
@@ -376,7 +383,8 @@ Fr NttPlan::default_coset_shift(unsigned log_n) const {
   return square_times(root_of_unity_2_32(convention_), Fr::params::S - log_n - 1);
 }
 
-Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, const Fr& shift) const {
+Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, const Fr& shift,
+                                             DeviceCache* cache) const {
   if (log_n > max_log_size_) return make_error("NttPlan::coset_powers: size above the plan's");
   if (shift.is_zero()) return make_error("NttPlan::coset_powers: the coset shift must be nonzero");
   auto g = DeviceGuard::enter(s.device());
@@ -386,13 +394,13 @@ Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, co
   cp.split = (log_n + 1) / 2;
   cp.shift = shift;
   const uint32_t nlo = 1u << cp.split, nhi = 1u << (log_n - cp.split);
-  auto lo = DeviceBuffer<Fr>::alloc(s.device(), nlo);
+  auto lo = device_vector(s.device(), nlo, cache);
   if (!lo) return lo.error();
-  auto hi = DeviceBuffer<Fr>::alloc(s.device(), nhi);
+  auto hi = device_vector(s.device(), nhi, cache);
   if (!hi) return hi.error();
-  auto ilo = DeviceBuffer<Fr>::alloc(s.device(), nlo);
+  auto ilo = device_vector(s.device(), nlo, cache);
   if (!ilo) return ilo.error();
-  auto ihi = DeviceBuffer<Fr>::alloc(s.device(), nhi);
+  auto ihi = device_vector(s.device(), nhi, cache);
   if (!ihi) return ihi.error();
   cp.lo = std::move(*lo);
   cp.hi = std::move(*hi);

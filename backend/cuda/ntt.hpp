@@ -28,6 +28,8 @@ namespace cuzk::cuda {
 
 using cpu::RootConvention;
 
+class DeviceCache;
+
 enum class NttOrder { natural, bit_reversed };
 
 // Powers of one coset shift g for one size 2^log_n, in two tables: g^i = lo[i mod 2^a]·hi[i >> a]
@@ -65,8 +67,9 @@ class NttPlan {
   // Twiddles ω^j, j < 2^(max_log_size-1), of the convention's 2^max_log_size-th root, on the
   // stream's device. The plan serves every size up to 2^max_log_size. Ordered on `s`; the plan
   // is usable by work queued after this on `s` (other streams: synchronize `s` first).
+  // With a `cache`, the twiddles live in a block it lends (it must outlive the plan).
   static Result<NttPlan> create(const Stream& s, unsigned max_log_size, RootConvention convention,
-                                NttTuning tuning = {});
+                                NttTuning tuning = {}, DeviceCache* cache = nullptr);
   // Device memory a plan of this size holds (for memory planners): 2^(max_log_size-1) · 32 bytes.
   static size_t device_bytes_for(unsigned max_log_size);
   size_t device_bytes() const { return device_bytes_for(max_log_size_); }
@@ -80,10 +83,12 @@ class NttPlan {
   // The convention's default coset shift for size 2^log_n: 7 (bellman) or ω_{2n} (snarkjs).
   Fr default_coset_shift(unsigned log_n) const;
 
-  // Powers of `shift` for coset transforms of size 2^log_n (device memory, ordered on s).
-  Result<NttCosetPowers> coset_powers(const Stream& s, unsigned log_n, const Fr& shift) const;
-  Result<NttCosetPowers> coset_powers(const Stream& s, unsigned log_n) const {
-    return coset_powers(s, log_n, default_coset_shift(log_n));
+  // Powers of `shift` for coset transforms of size 2^log_n (device memory, ordered on s; in blocks
+  // of `cache` when one is given).
+  Result<NttCosetPowers> coset_powers(const Stream& s, unsigned log_n, const Fr& shift,
+                                      DeviceCache* cache = nullptr) const;
+  Result<NttCosetPowers> coset_powers(const Stream& s, unsigned log_n, DeviceCache* cache = nullptr) const {
+    return coset_powers(s, log_n, default_coset_shift(log_n), cache);
   }
 
   // data[0 .. 2^log_n) ← its transform, in place, queued on s (data must be memory of s's device).

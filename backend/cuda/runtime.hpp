@@ -68,6 +68,16 @@ namespace detail {
 Result<void*> device_alloc(int device, size_t bytes);
 void device_free(int device, void* p);
 Status copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& s);
+
+// Where a DeviceBuffer's block goes when the buffer is done with it: cudaFree when the buffer has
+// no home, else back to the home that lent it (a DeviceCache keeps it for the next stage).
+class BlockHome {
+ public:
+  virtual void give_back(void* p, size_t bytes) noexcept = 0;
+
+ protected:
+  ~BlockHome() = default;
+};
 }  // namespace detail
 
 // `n` elements of T in device memory owned by something else (a DeviceBuffer carved into several
@@ -108,15 +118,29 @@ class DeviceBuffer {
     if (!p) return p.error();
     return DeviceBuffer(device, static_cast<T*>(*p), n);
   }
+  // `n` elements of T at the start of a block of `block_bytes` that `home` lent: the block goes
+  // back to `home`, not to cudaFree, when the buffer is done with it.
+  static DeviceBuffer lent(int device, void* block, size_t n, detail::BlockHome* home, size_t block_bytes) {
+    DeviceBuffer b(device, static_cast<T*>(block), n);
+    b.home_ = home;
+    b.block_bytes_ = block_bytes;
+    return b;
+  }
   DeviceBuffer() = default;
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : device_(o.device_), p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+      : device_(o.device_),
+        p_(std::exchange(o.p_, nullptr)),
+        n_(std::exchange(o.n_, 0)),
+        home_(std::exchange(o.home_, nullptr)),
+        block_bytes_(std::exchange(o.block_bytes_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
       device_ = o.device_;
       p_ = std::exchange(o.p_, nullptr);
       n_ = std::exchange(o.n_, 0);
+      home_ = std::exchange(o.home_, nullptr);
+      block_bytes_ = std::exchange(o.block_bytes_, 0);
     }
     return *this;
   }
@@ -135,13 +159,20 @@ class DeviceBuffer {
  private:
   DeviceBuffer(int device, T* p, size_t n) : device_(device), p_(p), n_(n) {}
   void release() {
-    if (p_) detail::device_free(device_, p_);
+    if (p_ && home_)
+      home_->give_back(p_, block_bytes_);
+    else if (p_)
+      detail::device_free(device_, p_);
     p_ = nullptr;
     n_ = 0;
+    home_ = nullptr;
+    block_bytes_ = 0;
   }
   int device_ = -1;
   T* p_ = nullptr;
   size_t n_ = 0;
+  detail::BlockHome* home_ = nullptr;  // null: cudaMalloc'd, freed by cudaFree
+  size_t block_bytes_ = 0;             // the lent block's size (at least n_ · sizeof(T))
 };
 
 // A range of ordinary host memory pinned (cudaHostRegister, portable to every device) for the

@@ -414,8 +414,22 @@ TEST_F(CudaProver, TheHStageBorrowsTheIdleMsmWorkArea) {
   auto gpu = backend();
   ASSERT_TRUE(gpu.ok()) << gpu.message();
   // The first proof makes the resident MSM contexts and their work area; H of the next proofs puts
-  // its vectors there. Every proof still matches the CPU's.
-  for (int proof = 0; proof < 3; ++proof) expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+  // its vectors there. Every proof still matches the CPU's. From the second on, every buffer a
+  // stage takes (twiddles, coset powers, kept h, the row check's verdict, the MSMs' scalars) is a
+  // block the last proof gave back: nothing is allocated or freed (cudaFree would wait for the
+  // whole device).
+  std::vector<cuda::DeviceCacheStats> after;
+  for (int proof = 0; proof < 3; ++proof) {
+    expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+    after.push_back((*gpu)->device_cache_stats());
+    EXPECT_EQ(after.back().lent_bytes, 0u);
+  }
+  EXPECT_GT(after[0].made, 0u);
+  EXPECT_EQ(after[2].made, after[1].made);
+  EXPECT_EQ(after[2].freed, after[1].freed);
+  EXPECT_GE(after[2].reused - after[1].reused, 7u);
+  (*gpu)->release_resident();
+  EXPECT_EQ((*gpu)->device_cache_stats().idle_bytes, 0u);
   size_t borrowing = 0, h_stages = 0;
   for (const auto& p : (*gpu)->plan_log())
     if (p.stage.starts_with("h ")) {

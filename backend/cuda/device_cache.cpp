@@ -1,0 +1,82 @@
+#include "backend/cuda/device_cache.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace cuzk::cuda {
+
+namespace {
+// The most a reused block may exceed the request by.
+size_t slack(size_t bytes) { return std::max(bytes / 4, size_t(64) << 10); }
+}  // namespace
+
+DeviceCache::DeviceCache(int device, std::function<size_t()> ceiling, Source source)
+    : device_(device), ceiling_(std::move(ceiling)), source_(std::move(source)) {
+  if (!source_.alloc) source_.alloc = [device](size_t bytes) { return detail::device_alloc(device, bytes); };
+  if (!source_.free) source_.free = [device](void* p) { detail::device_free(device, p); };
+}
+
+DeviceCache::~DeviceCache() { release_idle(); }
+
+Result<void*> DeviceCache::take_bytes(size_t bytes, size_t& block) {
+  bytes = std::max<size_t>(bytes, 1);
+  std::lock_guard lock(mutex_);
+  if (auto it = idle_.lower_bound(bytes); it != idle_.end() && it->first <= bytes + slack(bytes)) {
+    block = it->first;
+    void* p = it->second;
+    idle_.erase(it);
+    stats_.idle_bytes -= block;
+    stats_.lent_bytes += block;
+    ++stats_.reused;
+    return p;
+  }
+  trim_locked(bytes);
+  auto p = source_.alloc(bytes);
+  if (!p && !idle_.empty()) {  // memory the accounting did not see (another process): make room
+    trim_locked(SIZE_MAX);
+    p = source_.alloc(bytes);
+  }
+  if (!p) return p.error();
+  block = bytes;
+  stats_.lent_bytes += block;
+  ++stats_.made;
+  return *p;
+}
+
+void DeviceCache::give_back(void* p, size_t bytes) noexcept {
+  std::lock_guard lock(mutex_);
+  stats_.lent_bytes -= bytes;
+  stats_.idle_bytes += bytes;
+  idle_.emplace(bytes, p);
+}
+
+void DeviceCache::trim(size_t room) {
+  std::lock_guard lock(mutex_);
+  trim_locked(room);
+}
+
+void DeviceCache::release_idle() {
+  std::lock_guard lock(mutex_);
+  trim_locked(SIZE_MAX);
+}
+
+void DeviceCache::trim_locked(size_t room) {
+  const size_t ceiling = room == SIZE_MAX ? 0 : ceiling_();
+  while (!idle_.empty() && (room == SIZE_MAX || stats_.lent_bytes + stats_.idle_bytes > ceiling ||
+                            room > ceiling - stats_.lent_bytes - stats_.idle_bytes))
+    free_block(std::prev(idle_.end()));
+}
+
+void DeviceCache::free_block(std::multimap<size_t, void*>::iterator it) {
+  source_.free(it->second);
+  stats_.idle_bytes -= it->first;
+  ++stats_.freed;
+  idle_.erase(it);
+}
+
+DeviceCacheStats DeviceCache::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace cuzk::cuda
