@@ -183,10 +183,27 @@ struct CudaBackend::Impl {
     ++calls;
     auto guard = DeviceGuard::enter(options.device);
     if (!guard) return guard.error();
+    const DeviceCacheStats before = cache.stats();
     auto out = call();
     call_holds.clear();
     if (kept_h && kept_call != calls) drop_kept_h();
+    log_device_blocks(before);
     return out;
+  }
+
+  // A stage-log line for the device blocks the call allocated or freed, if any: the operator's
+  // record of every cudaMalloc and cudaFree (a proof like the last one has neither).
+  void log_device_blocks(const DeviceCacheStats& before) {
+    const DeviceCacheStats now = cache.stats();
+    if (now.made == before.made && now.freed == before.freed) return;
+    log.push_back(
+        {"device blocks",
+         std::to_string(now.made - before.made) + " allocated (" + mib(now.made_bytes - before.made_bytes) +
+             "), " + std::to_string(now.freed - before.freed) + " freed (" +
+             mib(now.freed_bytes - before.freed_bytes) + "), " + std::to_string(now.reused - before.reused) +
+             " reused; the cache holds " + mib(now.lent_bytes) + " lent and " + mib(now.idle_bytes) + " idle",
+         now.made_bytes - before.made_bytes});
+    log.back().budget_left = available();
   }
 
   void drop_kept_h() {

@@ -40,6 +40,7 @@ Result<void*> DeviceCache::take_bytes(size_t bytes, size_t& block) {
   block = bytes;
   stats_.lent_bytes += block;
   ++stats_.made;
+  stats_.made_bytes += block;
   return *p;
 }
 
@@ -71,6 +72,7 @@ void DeviceCache::free_block(std::multimap<size_t, void*>::iterator it) {
   source_.free(it->second);
   stats_.idle_bytes -= it->first;
   ++stats_.freed;
+  stats_.freed_bytes += it->first;
   idle_.erase(it);
 }
 

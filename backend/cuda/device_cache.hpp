@@ -30,6 +30,7 @@ struct DeviceCacheStats {
   uint64_t made = 0;      // blocks allocated from the device
   uint64_t reused = 0;    // requests served by an idle block
   uint64_t freed = 0;     // blocks returned to the device (each one a device-wide wait)
+  size_t made_bytes = 0, freed_bytes = 0;
 };
 
 class DeviceCache final : public detail::BlockHome {

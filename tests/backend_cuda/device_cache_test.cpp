@@ -141,6 +141,8 @@ TEST(DeviceCache, FreesIdleBlocksLargestFirstToStayUnderTheCeiling) {
   st = f.cache->stats();
   EXPECT_EQ(st.idle_bytes, 0u);
   EXPECT_EQ(st.freed, 3u);
+  EXPECT_EQ(st.freed_bytes, 800 * MiB);
+  EXPECT_EQ(st.made_bytes, 1300 * MiB);
   // A smaller ceiling (the owner's resident memory grew) takes effect at the next new block.
   { auto e = f.cache->take<char>(200 * MiB); }
   f.ceiling = 600 * MiB;

@@ -419,15 +419,25 @@ TEST_F(CudaProver, TheHStageBorrowsTheIdleMsmWorkArea) {
   // block the last proof gave back: nothing is allocated or freed (cudaFree would wait for the
   // whole device).
   std::vector<cuda::DeviceCacheStats> after;
+  std::vector<size_t> log_size;
   for (int proof = 0; proof < 3; ++proof) {
     expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
     after.push_back((*gpu)->device_cache_stats());
+    log_size.push_back((*gpu)->plan_log().size());
     EXPECT_EQ(after.back().lent_bytes, 0u);
   }
   EXPECT_GT(after[0].made, 0u);
   EXPECT_EQ(after[2].made, after[1].made);
   EXPECT_EQ(after[2].freed, after[1].freed);
   EXPECT_GE(after[2].reused - after[1].reused, 7u);
+  // The stage log names every allocation and free: the first proof's, none in the third.
+  const auto blocks_logged = [&](size_t from, size_t to) {
+    const auto log = (*gpu)->plan_log();
+    return std::count_if(log.begin() + std::ptrdiff_t(from), log.begin() + std::ptrdiff_t(to),
+                         [](const auto& p) { return p.stage == "device blocks"; });
+  };
+  EXPECT_GE(blocks_logged(0, log_size[0]), 1);
+  EXPECT_EQ(blocks_logged(log_size[1], log_size[2]), 0);
   (*gpu)->release_resident();
   EXPECT_EQ((*gpu)->device_cache_stats().idle_bytes, 0u);
   size_t borrowing = 0, h_stages = 0;
