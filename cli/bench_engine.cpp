@@ -62,6 +62,7 @@ struct EngineBenchArgs {
   double shared_bases_fraction = 0.6;
   double resident_fraction = 0.5;  // cuda, shared bases: a worker's share its MSM work area may take
   unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
+  double msm_bucket_cost = 1.0;    // cuda: the window model's per-bucket weight
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool c_from_ab = false;       // the synthetic partitions leave c to the prover (SampleInput::c_from_ab)
@@ -211,6 +212,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.blocking_sync = args.blocking_sync;
     o.resident_fraction = args.resident_fraction;
     o.resident_pass_points = args.msm_pass_log ? size_t(1) << args.msm_pass_log : 0;
+    o.window_bucket_cost = args.msm_bucket_cost;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
     if (args.backend == "cuda") return set.error();
@@ -538,6 +540,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"shared_bases_fraction", args.shared_bases_fraction},
       {"resident_fraction", args.resident_fraction},
       {"msm_pass_log", args.msm_pass_log},
+      {"msm_bucket_cost", args.msm_bucket_cost},
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
       {"log_domain", args.log_domain},
@@ -629,6 +632,11 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_option("--msm-pass-log", args->msm_pass_log,
                   "cuda: points per pass of resident MSMs, 2^K (0: the backend's default, 2^25)")
       ->check(CLI::Range(0, 30))
+      ->capture_default_str();
+  cmd->add_option("--msm-bucket-cost", args->msm_bucket_cost,
+                  "cuda: weight of the MSM window model's per-bucket costs (below 1: wider windows, fewer "
+                  "additions)")
+      ->check(CLI::Range(0.01, 100.0))
       ->capture_default_str();
   cmd->add_option(
          "--express-workers-per-gpu", args->express_workers_per_gpu,

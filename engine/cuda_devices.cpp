@@ -80,6 +80,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     o.high_priority = d.is_express(worker);
     o.vram_budget = o.high_priority ? split.per_express_worker : split.per_worker;
     o.resident_pass_points = options.resident_pass_points;
+    o.window_bucket_cost = options.window_bucket_cost;
     if (split.shared_bases) {
       std::lock_guard lock(stores->mu);
       auto& store = stores->by_device[d.index];

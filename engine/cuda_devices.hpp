@@ -52,6 +52,8 @@ struct CudaDeviceOptions {
   // Points per pass of resident MSMs (0: the backend's default, 2^25, halved while a context
   // would not fit the worker's resident share).
   size_t resident_pass_points = 0;
+  // The MSM window model's per-bucket weight (cuda::CudaBackendOptions::window_bucket_cost).
+  double window_bucket_cost = 1.0;
   // With a shared store, the share of a worker's budget its MSM work area may take
   // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h.
   double resident_fraction = 0.5;

@@ -99,7 +99,7 @@ using ResidentMap = std::map<std::pair<const void*, size_t>, ResidentMsm<Affine>
 
 }  // namespace
 
-unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) {
+unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix, double bucket_cost) {
   const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
   const double point_passes = std::ceil(double(n) / double(pass));
   unsigned best = 16;
@@ -111,7 +111,7 @@ unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix) 
     const size_t per_pass = msm_digits_per_pass(pass, W);  // 0: cut by points only
     const double passes =
         per_pass ? std::min(point_passes, std::max(1.0, std::ceil(digits / double(per_pass)))) : point_passes;
-    const double cost = digits + passes * 6.5 * buckets + 4.0 * buckets;
+    const double cost = digits + bucket_cost * (passes * 6.5 * buckets + 4.0 * buckets);
     if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
   }
   return best;
@@ -618,7 +618,8 @@ struct CudaBackend::Impl {
       // The window suits the points per pass (every pass sorts into and merges all buckets) and
       // the scalars: the first request's stand for the later ones (the same circuit, other
       // witnesses).
-      cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, *mix);
+      cfg.window_bits =
+          pick_resident_window(sh.max_points, pass, cfg.precompute, *mix, options.window_bucket_cost);
       rp = Msm<Affine>::plan(sh.max_points, cfg, false);
       if (!rp) return rp.error();
       const double fits = double(resident - own_work + rp->base_bytes + std::max(rp->work_bytes, own_work));
@@ -642,7 +643,12 @@ struct CudaBackend::Impl {
       if (!*got) return static_cast<Msm<Affine>*>(nullptr);  // the store is full: stream
       on_device = std::move(*got);
     }
-    record({sh.stage, shared_bases ? "made resident (bases shared by the device's workers)" : "made resident",
+    record({sh.stage,
+            std::string(shared_bases ? "made resident (bases shared by the device's workers)"
+                                     : "made resident") +
+                "; window " + std::to_string(cfg.window_bits) +
+                (cfg.chunk_points ? ", passes of " + std::to_string(cfg.chunk_points) + " points"
+                                  : ", one pass"),
             needed()});
     const auto t0 = std::chrono::steady_clock::now();
     cache.trim(needed());

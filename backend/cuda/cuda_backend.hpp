@@ -50,6 +50,8 @@ struct CudaBackendOptions {
   // bases then live there, outside `vram_budget`, which holds this worker's work area and stages.
   // nullptr: this backend keeps its own bases within `resident_fraction` of its budget.
   std::shared_ptr<DeviceBases> shared_bases;
+  // pick_resident_window's bucket_cost (1: the windows that make one MSM alone fastest).
+  double window_bucket_cost = 1.0;
   // The backend's streams (compute and copy) at high priority: an express worker's kernels then
   // take SMs ahead of the ordinary workers' as their blocks finish, instead of queueing behind them.
   bool high_priority = false;
@@ -69,7 +71,11 @@ struct ScalarMix {
 // Passes hold `pass` points, or as many digits when that makes fewer (Msm cuts device scalars so),
 // so sparse scalars take fewer passes. Uniform scalars keep c = 20 at passes of 2^25
 // (msm_pick_window's choice); a PoRep witness (a quarter of the digits, one pass) gets c = 19.
-unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix);
+// `bucket_cost` scales the two per-bucket constants: they are one MSM's time alone on the device,
+// where the memory-bound passes and the latency-bound reduction levels leave SMs idle; beside
+// another worker's kernels those are mostly hidden, and less than 1 weighs the additions more.
+unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix,
+                              double bucket_cost = 1.0);
 
 // One stage's plan, for logs and tests.
 using StagePlan = DeviceStage;
