@@ -6,8 +6,10 @@
 namespace cuzk::cuda {
 
 namespace {
-// The most a reused block may exceed the request by.
-size_t slack(size_t bytes) { return std::max(bytes / 4, size_t(64) << 10); }
+// The most a reused block may exceed the request by. A stage's plan counts its requests, and the
+// blocks lent for them may exceed that by this much, so it stays small: a proof repeats the last
+// one's sizes exactly, and a block too large for a request stays idle for the next.
+size_t slack(size_t bytes) { return std::max(bytes / 64, size_t(64) << 10); }
 }  // namespace
 
 DeviceCache::DeviceCache(int device, std::function<size_t()> ceiling, Source source)

@@ -48,8 +48,8 @@ class DeviceCache final : public detail::BlockHome {
   DeviceCache(const DeviceCache&) = delete;
   DeviceCache& operator=(const DeviceCache&) = delete;
 
-  // `n` elements of T: the smallest idle block that holds them without wasting more than a
-  // quarter (or 64 KiB), else a new block. The buffer gives the block back when it is destroyed;
+  // `n` elements of T: the smallest idle block that holds them without wasting more than 1/64 of
+  // them (or 64 KiB), else a new block. The buffer gives the block back when it is destroyed;
   // the cache must outlive it.
   template <class T>
   Result<DeviceBuffer<T>> take(size_t n) {

@@ -80,29 +80,29 @@ TEST(DeviceCache, TakesTheSmallestIdleBlockThatFitsWithinItsSlack) {
   std::vector<void*> at;
   {
     std::vector<DeviceBuffer<char>> held;
-    for (size_t mib : {100, 120, 160, 400}) {
+    for (size_t mib : {100, 101, 160, 400}) {
       auto b = f.cache->take<char>(mib * MiB);
       ASSERT_TRUE(b);
       at.push_back(b->data());
       held.push_back(std::move(*b));
     }
   }
-  EXPECT_EQ(f.cache->stats().idle_bytes, 780 * MiB);
-  // 110 MiB: 120 is the smallest block that holds it (100 is too small).
-  auto a = f.cache->take<char>(110 * MiB);
+  EXPECT_EQ(f.cache->stats().idle_bytes, 761 * MiB);
+  // 100.5 MiB: 101 is the smallest block that holds it (100 is too small), and wastes under 1/64.
+  auto a = f.cache->take<char>(100 * MiB + MiB / 2);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->data(), at[1]);
-  EXPECT_EQ(a->size(), 110 * MiB);
-  // 300 MiB: 400 would waste more than a quarter, so a new block is made.
-  auto b = f.cache->take<char>(300 * MiB);
+  EXPECT_EQ(a->size(), 100 * MiB + MiB / 2);
+  // 150 MiB: the 160 block would waste more than 1/64, so a new block is made.
+  auto b = f.cache->take<char>(150 * MiB);
   ASSERT_TRUE(b);
-  EXPECT_NE(b->data(), at[3]);
+  EXPECT_NE(b->data(), at[2]);
   EXPECT_EQ(f.dev.allocs, 5u);
   // 99 MiB takes the 100 MiB block; the lent bytes count the whole block.
   auto c = f.cache->take<char>(99 * MiB);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->data(), at[0]);
-  EXPECT_EQ(f.cache->stats().lent_bytes, (120 + 300 + 100) * MiB);
+  EXPECT_EQ(f.cache->stats().lent_bytes, (101 + 150 + 100) * MiB);
 }
 
 TEST(DeviceCache, SmallRequestsShareSmallBlocks) {
