@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -87,6 +88,14 @@ struct Observed {
     double porep_s = 0, winning_s = 0;  // summed `proving` -> `partition_done`
     std::map<int, uint64_t> per_worker;
   };
+  // One device worker: its proofs of either kind, and the time it waited between them (from one
+  // proof's end to its next proof's start: what the pipeline left it idle).
+  struct WorkerCounters {
+    uint64_t proofs = 0;
+    std::vector<double> porep_s;
+    double idle_s = 0;
+    std::optional<Clock::time_point> last_done;
+  };
   struct Attempt {
     int device = -1, worker = -1;
     Clock::time_point start;
@@ -96,6 +105,7 @@ struct Observed {
   std::condition_variable cv;
   std::map<std::pair<JobId, int>, Attempt> proving;
   std::map<int, DeviceCounters> devices;
+  std::map<std::pair<int, int>, WorkerCounters> workers;  // by (device, worker)
   uint64_t porep_partitions = 0, winning_partitions = 0;
   uint64_t porep_closed = 0, winning_closed = 0;
   uint64_t retries = 0, failures = 0;
@@ -108,14 +118,21 @@ struct Observed {
     const auto now = Clock::now();
     std::lock_guard lock(mu);
     switch (e.type) {
-      case EngineEvent::Type::proving:
+      case EngineEvent::Type::proving: {
         proving[{e.job, e.partition}] = {e.device, e.worker, now};
+        auto& w = workers[{e.device, e.worker}];
+        if (w.last_done) w.idle_s += seconds_between(*w.last_done, now);
         break;
+      }
       case EngineEvent::Type::partition_done: {
         auto it = proving.find({e.job, e.partition});
         if (it != proving.end()) {
           auto& d = devices[it->second.device];
           const double s = seconds_between(it->second.start, now);
+          auto& w = workers[{it->second.device, it->second.worker}];
+          ++w.proofs;
+          w.last_done = now;
+          if (!is_winning(e)) w.porep_s.push_back(s);
           if (is_winning(e)) {
             ++d.winning;
             d.winning_s += s;
@@ -130,6 +147,8 @@ struct Observed {
         break;
       }
       case EngineEvent::Type::partition_retry:
+        if (auto it = proving.find({e.job, e.partition}); it != proving.end())
+          workers[{it->second.device, it->second.worker}].last_done = now;
         proving.erase({e.job, e.partition});
         ++retries;
         retry_details.push_back("job " + std::to_string(e.job) + " partition " + std::to_string(e.partition) +
@@ -238,6 +257,13 @@ Result<engine::JobResult> await_finished(engine::Engine& e, JobId id) {
     auto r = e.await(id, std::chrono::minutes(10));
     if (!r || engine::is_terminal(r->state)) return r;
   }
+}
+
+// Seconds with three decimals, for a summary line.
+std::string fmt_s(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
 }
 
 double median_of(std::vector<double> v) {
@@ -492,6 +518,21 @@ int bench_engine(const EngineBenchArgs& args) {
     }
     std::printf("%-8u %10llu %14.3f %8llu %10.2f  %s\n", d.index, (unsigned long long)c.porep, mean_s,
                 (unsigned long long)c.winning, busy_s, workers.c_str());
+    nlohmann::json worker_detail = nlohmann::json::array();
+    for (const auto& [key, w] : observed->workers) {
+      if (key.first != int(d.index)) continue;
+      const double median = w.porep_s.empty() ? 0.0 : median_of(w.porep_s);
+      const std::string porep = w.porep_s.empty()
+                                    ? "no PoRep"
+                                    : std::to_string(w.porep_s.size()) + " PoRep, median " + fmt_s(median);
+      std::printf("         worker %d: %llu proofs (%s), idle between proofs %.2f s\n", key.second,
+                  (unsigned long long)w.proofs, porep.c_str(), w.idle_s);
+      worker_detail.push_back({{"worker", key.second},
+                               {"proofs", w.proofs},
+                               {"porep_proofs", w.porep_s.size()},
+                               {"porep_median_s", median},
+                               {"idle_s", w.idle_s}});
+    }
     per_device.push_back({{"device", d.index},
                           {"memory_budget", d.memory_budget},
                           {"workers", d.workers},
@@ -501,6 +542,7 @@ int bench_engine(const EngineBenchArgs& args) {
                           {"winning_partitions", c.winning},
                           {"winning_mean_proving_s", c.winning ? c.winning_s / double(c.winning) : 0.0},
                           {"busy_s", busy_s},
+                          {"workers_detail", worker_detail},
                           {"shared_bases",
                            {{"capacity", shared.capacity},
                             {"bytes", shared.bytes},
