@@ -1,6 +1,5 @@
 #include "backend/cpu/cpu_backend.hpp"
 
-#include <new>
 #include <vector>
 
 #include "backend/cpu/msm.hpp"
@@ -14,16 +13,9 @@ Status CpuBackend::compute_h(const HRequest& request) {
   const size_t n = size_t(1) << request.log_n;
   HRequest rq = request;
   std::vector<Fr> formed_c;  // c = a∘b, when the caller left it out
-  if (rq.c_from_ab) {
-    try {
-      formed_c.resize(n);
-    } catch (const std::bad_alloc&) {
-      return make_error("compute_h: host out of memory forming c = a∘b (2^" + std::to_string(rq.log_n) +
-                        " values)");
-    }
-    multiply_rows(rq.a.data(), rq.b.data(), formed_c.data(), n, pool_);
-    rq.c = formed_c;
-  }
+  auto c = host_c_values(rq, formed_c, pool_);
+  if (!c) return c.error();
+  rq.c = *c;
   CUZK_TRY_STATUS(check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows, pool_));
   auto domain = NttDomain::create(rq.log_n, rq.convention, pool_);
   if (!domain) return domain.error();

@@ -1,6 +1,7 @@
 #include "backend/cpu/row_check.hpp"
 
 #include <atomic>
+#include <new>
 #include <string>
 
 namespace cuzk::cpu {
@@ -26,6 +27,19 @@ void multiply_rows(const Fr* a, const Fr* b, Fr* c, size_t rows, ThreadPool& poo
   pool.for_ranges(rows, 65536, [&](size_t begin, size_t end) {
     for (size_t j = begin; j < end; ++j) c[j] = a[j] * b[j];
   });
+}
+
+Result<std::span<Fr>> host_c_values(const HRequest& rq, std::vector<Fr>& scratch, ThreadPool& pool) {
+  if (!rq.c_from_ab) return rq.c;
+  const size_t n = rq.a.size();
+  try {
+    scratch.resize(n);
+  } catch (const std::bad_alloc&) {
+    return make_error("compute_h: host out of memory forming c = a∘b (2^" + std::to_string(rq.log_n) +
+                      " values)");
+  }
+  multiply_rows(rq.a.data(), rq.b.data(), scratch.data(), n, pool);
+  return std::span<Fr>(scratch);
 }
 
 Error unsatisfied_row_error(size_t row) {

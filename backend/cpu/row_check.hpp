@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
+#include <vector>
 
+#include "backend/compute.hpp"
 #include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
 #include "field/fields.hpp"
@@ -19,6 +22,12 @@ std::optional<size_t> first_unsatisfied_row(const Fr* a, const Fr* b, const Fr* 
 
 // c_j ← a_j·b_j for j < rows, on `pool`: the C evaluations of a satisfied circuit.
 void multiply_rows(const Fr* a, const Fr* b, Fr* c, size_t rows, ThreadPool& pool = ThreadPool::shared());
+
+// The C evaluations of an H request in host memory: its c, or a∘b formed into `scratch` when the
+// caller left c out (HRequest::c_from_ab), for a backend that transforms c on the host. A host that
+// cannot hold them is an error.
+Result<std::span<Fr>> host_c_values(const HRequest& rq, std::vector<Fr>& scratch,
+                                    ThreadPool& pool = ThreadPool::shared());
 
 // The error for a witness whose row `row` fails (a bad input, not a fault of the machine).
 Error unsatisfied_row_error(size_t row);

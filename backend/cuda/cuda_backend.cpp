@@ -447,17 +447,9 @@ struct CudaBackend::Impl {
       // room for all three on the device, the rows are checked on the host, and c = a∘b (when the
       // caller left it out) is formed there: this plan keeps a vector per side on the host.
       std::vector<Fr> formed_c;
-      std::span<Fr> host_c = rq.c;
-      if (rq.c_from_ab) {
-        try {
-          formed_c.resize(n);
-        } catch (const std::bad_alloc&) {
-          return make_error("compute_h: host out of memory forming c = a∘b for the lean H plan (2^" +
-                            std::to_string(log_n) + " values)");
-        }
-        cpu::multiply_rows(rq.a.data(), rq.b.data(), formed_c.data(), n);
-        host_c = formed_c;
-      }
+      auto c = cpu::host_c_values(rq, formed_c);
+      if (!c) return c.error();
+      const std::span<Fr> host_c = *c;
       CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), host_c.data(), rq.check_rows));
       for (std::span<Fr> v : {rq.b, host_c}) {
         CUZK_TRY_STATUS(up(*a, v.data(), n * sizeof(Fr)));
