@@ -38,8 +38,8 @@ inline uint32_t reduce_run(uint32_t sets, uint32_t n) {
 
 // Points per item in the rounds after the first, which sum partial sums of heavy buckets (a
 // witness's ones fill one bucket with 40 % of the points: 26 k partials at 2^27). A thread's additions
-// are sequential, so short runs keep the depth small: 26 k partials take 4 rounds of 16 and a merge
-// of at most 16, where runs of L = 512 took 512 + 51 dependent additions (54 ms of a 320 ms MSM).
+// are sequential, so short runs keep the depth small: 26 k partials take 4 rounds of 16, where runs
+// of L = 512 took 512 + 51 dependent additions (54 ms of a 320 ms MSM).
 inline constexpr uint32_t kPartialRun = 16;
 
 // Sizes every buffer derives from; the same arithmetic serves plan() and create().
@@ -132,7 +132,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.key_bits = std::bit_width(L.KZ);
   L.entries = C * W;
   // Items are scheduled longest first, so a run can be long without idling the warp: by default about
-  // twice the mean bucket, which leaves most buckets one item (no merge) and splits heavy ones.
+  // twice the mean bucket, which leaves most buckets one item (summed straight into the bucket) and
+  // splits heavy ones.
   L.run = cfg.bucket_run
               ? cfg.bucket_run
               : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
@@ -257,8 +258,9 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     workspace = std::move(ws);
     return Status::Ok();
   }
-  Xyzz* host_sets = nullptr;        // pinned: level sums (kMaxLevels per set), then the last level's elements
-  uint32_t* host_max = nullptr;     // pinned: [0] most items in a bucket, [1] item total, [2] digits
+  Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
+  uint32_t* host_max =
+      nullptr;  // pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] round items
   uint32_t* host_passes = nullptr;  // pinned: pass_bounds
 
   // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
@@ -302,7 +304,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   Status accumulate(const Stream& s, uint32_t items, const uint32_t* ids, const uint32_t* vals,
                     const Affine* bases);
   Status sort_and_sum(const Stream& s, uint32_t E, int stage);
-  Status rounds_and_merge(const Stream& s, uint32_t most);
+  Status rounds(const Stream& s, uint32_t most);
   template <class SourceAffine>
   Result<typename Msm<Affine>::Jacobian> run_sorted(const typename Msm<SourceAffine>::State& source,
                                                     const Stream& s);
@@ -345,7 +347,7 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
       check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels + msm_detail::kHostLevel) *
                                                sizeof(typename State::Xyzz)),
             "cudaMallocHost"));
-  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 3 * sizeof(uint32_t)), "cudaMallocHost"));
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 4 * sizeof(uint32_t)), "cudaMallocHost"));
   CUZK_TRY_STATUS(
       check(cudaMallocHost(&st->host_passes, 2 * (lay.max_passes + 1) * sizeof(uint32_t)), "cudaMallocHost"));
   st->profile = config.profile;
@@ -484,18 +486,18 @@ Status Msm<Affine>::State::accumulate(const Stream& s, uint32_t items, const uin
                              cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
         "cudaFuncSetAttribute (shared-memory carveout)"));
     segment_sum_shared_kernel<Xyzz, Affine><<<grid_for(items, B), B, 0, s.get()>>>(
-        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases},
+        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases}, true,
         buckets.data(), part[0].data());
   } else {
     segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
-        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases},
+        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases}, true,
         buckets.data(), part[0].data());
   }
   return check_launch("msm segment_sum_kernel (entries)");
 }
 
 // Steps 2 and 3 for one chunk whose E nonzero digits are in keys[0]/vals[0]: sort, bucket offsets,
-// item rounds, merge into the buckets. Records consumed[stage] once the bases are no longer read.
+// item rounds into the buckets. Records consumed[stage] once the bases are no longer read.
 template <class Affine>
 Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) {
   using namespace msm_detail;
@@ -562,43 +564,49 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
     ++timings.passes;
   }
 
-  return rounds_and_merge(s, *host_max);
+  return rounds(s, *host_max);
 }
 
-// Further rounds while some bucket still has more than kPartialRun items (heavy buckets: 0/1
-// scalars, repeated scalars), each dividing the largest item count by kPartialRun, then the merge
-// into the buckets. Round 1's partial sums are in part[0], numbered by off_items[0].
+// Further rounds while some bucket still has more than one item (heavy buckets: 0/1 scalars,
+// repeated scalars), each summing runs of kPartialRun partial sums of the buckets that have two or
+// more, so the largest item count shrinks by kPartialRun a round. A bucket's sum goes to buckets[k]
+// from the round that leaves it one item (round 1 for most), so no merge pass follows. Round 1's
+// partial sums are in part[0], numbered by off_items[0]; `most` is its largest item count.
 template <class Affine>
-Status Msm<Affine>::State::rounds_and_merge(const Stream& s, uint32_t most) {
+Status Msm<Affine>::State::rounds(const Stream& s, uint32_t most) {
   using namespace msm_detail;
   const uint32_t KZ = L.KZ;
   constexpr unsigned B = kSumBlock;
+  CUZK_TRY_STATUS(mark(7, s));
   int cur = 0;
-  while (most > kPartialRun) {
-    item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ,
-                                                                           kPartialRun, counts.data());
-    CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+  while (most > 1) {
+    round_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ,
+                                                                            kPartialRun, counts.data());
+    CUZK_TRY_STATUS(check_launch("msm round_counts_kernel"));
     size_t tmp = cub_tmp.size();
     CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(),
                                                         off_items[1 - cur].data(), KZ + 1, s.get()),
                           "cub::DeviceScan::ExclusiveSum"));
-    const size_t cap = part[1 - cur].size();
-    segment_sum_kernel<Xyzz><<<grid_for(cap, B), B, 0, s.get()>>>(
-        off_items[cur].data(), off_items[1 - cur].data(), KZ, uint32_t(cap), nullptr,
-        PartialSource<Xyzz>{part[cur].data()}, nullptr, part[1 - cur].data());
+    // The round's item total sizes its grid: only the heavy buckets take part, a few threads where
+    // a grid for the buffer's capacity would start millions that find nothing to do.
+    CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_max + 3, off_items[1 - cur].data() + KZ, sizeof(uint32_t),
+                                          cudaMemcpyDeviceToHost, s.get()),
+                          "cudaMemcpyAsync (round items)"));
+    CUZK_TRY_STATUS(s.synchronize());
+    const uint32_t items = host_max[3];
+    if (items > part[1 - cur].size()) return make_error("MSM: a round has more items than its buffer");
+    if (items)
+      segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
+          off_items[cur].data(), off_items[1 - cur].data(), KZ, items, nullptr,
+          PartialSource<Xyzz>{part[cur].data()}, false, buckets.data(), part[1 - cur].data());
     CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
     cur = 1 - cur;
     most = (most + kPartialRun - 1) / kPartialRun;
   }
-  CUZK_TRY_STATUS(mark(7, s));
-  merge_buckets_kernel<Xyzz>
-      <<<grid_for(KZ, B), B, 0, s.get()>>>(off_items[cur].data(), KZ, part[cur].data(), buckets.data());
-  CUZK_TRY_STATUS(check_launch("msm merge_buckets_kernel"));
   if (profile) {
     CUZK_TRY_STATUS(mark(5, s));
     CUZK_TRY_STATUS(s.synchronize());
-    timings.rounds_ms += between(4, 7);
-    timings.merge_ms += between(7, 5);
+    timings.rounds_ms += between(7, 5);
   }
   return Status::Ok();
 }
@@ -732,7 +740,8 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
                                                         word_rank.data(), uint32_t(words), s.get()),
                           "cub::DeviceScan::ExclusiveSum (density)"));
   }
-  fill_infinity_kernel<Xyzz><<<grid_for(L.KZ, 256), 256, 0, s.get()>>>(buckets.data(), L.KZ);
+  fill_infinity_kernel<Xyzz>
+      <<<grid_for(L.KZ * (sizeof(Xyzz) / 16), 256), 256, 0, s.get()>>>(buckets.data(), L.KZ);
   CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
 
   const bool stage_scalars = where == Memory::host;
@@ -813,7 +822,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
 
 // run_sorted_by: round 1 over the source's sorted digits with this context's bases (the bucket
 // offsets are still in off_entries; the item offsets, which later rounds overwrite, are counted
-// again from them), then the rounds, the merge and the reduction as in a run.
+// again from them), then the rounds and the reduction as in a run.
 template <class Affine>
 template <class SourceAffine>
 Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
@@ -829,7 +838,8 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
   workspace->touch();
   sorted = Sorted{};
   const uint32_t KZ = L.KZ;
-  fill_infinity_kernel<Xyzz><<<grid_for(KZ, 256), 256, 0, s.get()>>>(buckets.data(), KZ);
+  fill_infinity_kernel<Xyzz>
+      <<<grid_for(size_t(KZ) * (sizeof(Xyzz) / 16), 256), 256, 0, s.get()>>>(buckets.data(), KZ);
   CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
   CUZK_TRY_STATUS(item_offsets(s));
   CUZK_TRY_STATUS(mark(3, s));
@@ -840,7 +850,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
     timings.accumulate_ms += between(3, 4);
     ++timings.passes;
   }
-  CUZK_TRY_STATUS(rounds_and_merge(s, src.most));
+  CUZK_TRY_STATUS(rounds(s, src.most));
   J out;
   CUZK_TRY_STATUS(reduce(s, &out));
   return out;

@@ -8,9 +8,10 @@
 //   2. CUB's radix sort orders the pairs by bucket;
 //   3. buckets are split into items of at most `bucket_run` points, each item summed by one thread
 //      into an XYZZ point (items sorted by length, longest first, so a warp's threads finish
-//      together; a bucket's first item starts from the bucket's sum over earlier chunks), and the
-//      items of a bucket merged (again in rounds of 16, so a bucket holding most of the points,
-//      e.g. every scalar equal to 1, is summed in parallel, not by one thread);
+//      together; a bucket's first item starts from the bucket's sum over earlier chunks); a bucket's
+//      only item writes the bucket, and the items of the others are summed again in rounds of 16
+//      until one is left (so a bucket holding most of the points, e.g. every scalar equal to 1, is
+//      summed in parallel, not by one thread);
 //   4. after the last chunk, each bucket set is reduced by levels of running sums on the device,
 //      and the host combines the few level and set results with doublings.
 //
@@ -71,7 +72,7 @@ struct MsmConfig {
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).
 struct MsmTimings {
   float digits_ms = 0, sort_ms = 0, offsets_ms = 0, schedule_ms = 0, accumulate_ms = 0, rounds_ms = 0,
-        merge_ms = 0, reduce_ms = 0;
+        reduce_ms = 0;
   unsigned passes = 0;  // sort-and-sum passes (chunks of points, or groups of windows)
 };
 

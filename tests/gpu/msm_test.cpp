@@ -214,6 +214,30 @@ TEST(GpuMsm, ChunksFormsAndStreaming) {
   const auto g2 = progression<G2Affine>(3001, rng, &logs);
   const auto s2 = random_scalars(3001, rng);
   expect_matches_cpu(g2, s2, c, "G2 streamed bases");
+
+  // A witness's mix (40 % zero, 40 % one, 20 % random) over chunks: the bucket of the ones has items
+  // in every chunk and goes through rounds of partial sums, while the others finish in round 1, or
+  // (with items of at most 2 or 3 points) after one, two or three rounds, starting from the bucket's
+  // sum over earlier chunks.
+  std::vector<Fr> mix(n);
+  for (auto& x : mix) {
+    const uint64_t r = rng() % 5;
+    x = r < 2 ? Fr::zero() : r < 4 ? Fr::one() : random_field<Fr>(rng);
+  }
+  for (uint32_t run : {0u, 2u, 3u}) {
+    c = Case{};
+    c.cfg.chunk_points = 1000;
+    c.cfg.bucket_run = run;
+    c.scalars_at = Memory::device;
+    expect_matches_cpu(bases, mix, c, "witness mix, 11 chunks, items of " + std::to_string(run));
+  }
+  c.cfg.precompute = 0;
+  expect_matches_cpu(bases, mix, c, "witness mix, 11 chunks, items of 3, precomputed");
+  std::vector<Fr> mix2(mix.begin(), mix.begin() + 3001);
+  c = Case{};
+  c.cfg.chunk_points = 1000;
+  c.cfg.bucket_run = 2;
+  expect_matches_cpu(g2, mix2, c, "G2 witness mix, 4 chunks, items of 2");
 }
 
 template <class A>
