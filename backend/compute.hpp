@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -77,6 +78,12 @@ struct MsmRequest {
 struct MsmBatch {
   std::vector<MsmRequest<G1Affine>> g1;
   std::vector<MsmRequest<G2Affine>> g2;
+  // Called at most once, during msm_batch, when the backend will read none of the requests' host
+  // scalar vectors again (a GPU backend that copied them to the device calls it while its MSMs
+  // still run; one that reads host memory throughout, after the last MSM). The caller may then
+  // reuse that memory: the engine gives a partition's buffers to the next synthesis. It runs on
+  // the backend's call (and may hold its locks), so it must not call the backend. May be empty.
+  std::function<void()> host_scalars_read = {};
 };
 struct MsmBatchResult {
   std::vector<G1Jacobian> g1;  // in request order
@@ -103,7 +110,7 @@ class ComputeBackend {
   virtual Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) = 0;
   // The device stages planned since the last call (empty for host backends), oldest first.
   virtual std::vector<DeviceStage> take_stage_log() { return {}; }
-  // Default: one msm() after another.
+  // Default: one msm() after another (the host scalars are read until the last).
   virtual Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
     MsmBatchResult out;
     for (const auto& rq : batch.g1) {
@@ -116,6 +123,7 @@ class ComputeBackend {
       if (!r) return r.error();
       out.g2.push_back(*r);
     }
+    if (batch.host_scalars_read) batch.host_scalars_read();
     return out;
   }
 };

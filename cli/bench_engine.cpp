@@ -57,6 +57,7 @@ struct EngineBenchArgs {
   unsigned synthesis_threads = 0;  // 0: the engine's choice (engine::auto_synthesis_threads)
   int synthesis_nice = engine::EngineConfig{}.synthesis_nice;
   unsigned partitions_ahead = 0;
+  bool hold_inputs = false;
   unsigned express_synthesis_workers = 1;
   uint32_t express_workers_per_gpu = 1;
   bool blocking_sync = false;  // cuda: waiting host threads sleep (engine::CudaDeviceOptions::blocking_sync)
@@ -352,6 +353,7 @@ int bench_engine(const EngineBenchArgs& args) {
   config.synthesis_threads = synthesis_threads;
   config.synthesis_nice = args.synthesis_nice;
   config.max_partitions_ahead = args.partitions_ahead;
+  config.release_inputs_early = !args.hold_inputs;
   config.express_synthesis_workers = args.express_synthesis_workers;
   config.keys["porep"] = porep_key->key;
   config.keys["winning"] = winning_key->key;
@@ -576,6 +578,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"synthesis_threads", synthesis_threads},
       {"synthesis_nice", args.synthesis_nice},
       {"partitions_ahead", args.partitions_ahead},
+      {"hold_inputs", args.hold_inputs},
       {"express_synthesis_workers", args.express_synthesis_workers},
       {"express_workers_per_device", args.express_workers_per_gpu},
       {"blocking_sync", args.blocking_sync},
@@ -661,6 +664,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_option("--partitions-ahead", args->partitions_ahead,
                   "Partitions synthesized ahead of the devices (0: synthesis + device workers)")
       ->capture_default_str();
+  cmd->add_flag("--hold-inputs", args->hold_inputs,
+                "Keep each partition's buffer set until its proof ends (default: back to the pool once "
+                "the prover has read it)");
   cmd->add_option(
          "--shared-bases-fraction", args->shared_bases_fraction,
          "cuda, several workers per GPU: share of its budget for one shared copy of the resident bases "

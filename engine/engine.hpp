@@ -88,6 +88,11 @@ struct EngineConfig {
   // devices are the bottleneck, so running further ahead only holds memory (and pins buffers).
   // 0: synthesis workers + device workers.
   unsigned max_partitions_ahead = 0;
+  // A partition's pooled buffer set goes back to the pool as soon as its prover has read it for the
+  // last time (on a GPU: the H stage done and the witness copied, long before the MSMs end), so the
+  // next synthesis starts without waiting for the proof. Off: at the end of the proof (for A/B
+  // measurements).
+  bool release_inputs_early = true;
 
   DeviceSet devices;  // devices, their workers' backend factory and the memory planner
 

@@ -24,6 +24,12 @@ struct SynthesizedPartition {
   SynthesizedPartition(SynthesizedPartition&&) = default;
   SynthesizedPartition& operator=(SynthesizedPartition&& o) noexcept;
   ~SynthesizedPartition() { buffers.take_back(assignment); }
+  // Hands the set back to its pool now (the prover has read the vectors for the last time:
+  // groth16::ProveOptions::inputs_consumed); the assignment keeps its densities and inputs.
+  void release_buffers() {
+    buffers.take_back(assignment);
+    buffers = PartitionBuffers();
+  }
 };
 
 // Whether this input's partition carries c, or leaves it to the prover (r1cs::Assignment::c_from_ab:

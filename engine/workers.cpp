@@ -247,7 +247,18 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   try {
     // Synthesis checked the counts and densities; the backend checks a·b = c on its copies of the
     // rows (on a GPU, a few ms there instead of a pass over 12 GB on the host's cores).
-    proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend);
+    // The partition's pooled set goes back as soon as the backend has copied what it reads (on a
+    // GPU, once the H stage and the scalars' upload are done, seconds before the MSMs end), so the
+    // next synthesis need not wait for this proof. A retry synthesizes the partition again.
+    groth16::ProveOptions options;
+    if (config.release_inputs_early)
+      options.inputs_consumed = [this, &item, &who] {
+        if (!item->synthesized->buffers.held()) return;
+        item->synthesized->release_buffers();
+        log->info("{} event=inputs_released", who);
+        host->wake_all();  // a synthesis waiting for the host budget may take the set now
+      };
+    proof = groth16::create_proof(*item->params->key, item->synthesized->assignment, rs, backend, options);
   } catch (const std::bad_alloc&) {
     proof = make_error(host_out_of_memory("proving"));
     host_fault = true;

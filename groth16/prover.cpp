@@ -138,6 +138,10 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
     batch.g1.push_back({pk.b_g1, wires, {}});
     batch.g2.push_back({pk.b_g2, wires, {}});
   }
+  // a, b and c were spent by compute_h (h is on the device, or in a, which is the H query's
+  // scalars); aux feeds the other queries. So once the batch has read its host scalars, none of
+  // the four is read again. (The per-wire layout copied the wires into `wires`.)
+  batch.host_scalars_read = options.inputs_consumed;
   auto msms = backend.msm_batch(batch);
   if (!msms) return msms.error();
   lap(tm.msm_ms);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "backend/compute.hpp"
 #include "backend/cpu/thread_pool.hpp"
@@ -50,6 +51,11 @@ struct ProveOptions {
   // The caller has already checked a·b = c on every row (cpu::check_rows): the prover skips the
   // backend's pass over the rows, which would only repeat it.
   bool rows_checked = false;
+  // Called at most once, while the MSMs may still run, when the prover and its backend will read
+  // none of the assignment's a, b, c and aux_assignment again (their storage may then be reused;
+  // the vectors themselves may be moved out of the assignment). The input assignment and the
+  // densities are still read. May be empty.
+  std::function<void()> inputs_consumed = {};
 };
 
 // A proof for the assignment, computed on `backend`. Spends the contents of assignment.a/b/c (see

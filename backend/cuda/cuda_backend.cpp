@@ -557,9 +557,11 @@ struct CudaBackend::Impl {
   }
 
   // The resident context of these bases, made if the resident share of the budget allows; nullptr
-  // when it does not (the caller streams).
+  // when it does not (the caller streams). A context made here samples the scalars for its window
+  // from `device_scalars` when given (the caller may have reused its host copy: msm_batch).
   template <class Affine>
-  Result<Msm<Affine>*> resident_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh) {
+  Result<Msm<Affine>*> resident_context(const MsmRequest<Affine>& rq, const Shape<Affine>& sh,
+                                        const Fr* device_scalars = nullptr) {
     auto& map = resident_map<Affine>();
     const auto key = std::make_pair(static_cast<const void*>(rq.bases.data()), sh.nb);
     const uint64_t print = fingerprint(rq.bases);
@@ -599,7 +601,7 @@ struct CudaBackend::Impl {
     cfg.max_bases = sh.nb;  // density form: tables for the present variables only
     const double cap = options.resident_fraction * double(budget);
     const size_t own_work = shared_work ? shared_work->bytes() : 0;
-    auto mix = sample_mix(rq, kept_scalars(rq), stream);
+    auto mix = sample_mix(rq, device_scalars ? device_scalars : kept_scalars(rq), stream);
     if (!mix) return mix.error();
     // Passes of the configured size (2^25 by default), halved down to 2^22 while the context would
     // not fit the resident share: smaller passes are slower, streamed bases far slower.
@@ -741,7 +743,7 @@ struct CudaBackend::Impl {
     if (!device_scalars) device_scalars = kept_scalars(rq);
     const Fr* scalars = device_scalars ? device_scalars : rq.scalars.data();
     const Memory where = device_scalars ? Memory::device : Memory::host;
-    auto ctx = resident_context(rq, *sh);
+    auto ctx = resident_context(rq, *sh, device_scalars);
     if (!ctx) return ctx.error();
     if (*ctx) {
       record({sh->stage, "resident (reused)", 0});
@@ -861,6 +863,18 @@ struct CudaBackend::Impl {
       CUZK_TRY_STATUS(check(cudaStreamWaitEvent(stream.get(), ready.at(key), 0), "cudaStreamWaitEvent"));
       return it->second;
     };
+    // The caller may reuse its host scalars once their copies have landed (each MSM then reads its
+    // device copy, so after the first one they are surely done), or, without the shared copies,
+    // once the last MSM has streamed what it needs.
+    bool host_read_done = false;
+    const auto host_scalars_read = [&]() -> Status {
+      if (host_read_done || !batch.host_scalars_read) return Status::Ok();
+      for (const auto& [key, ev] : ready)
+        CUZK_TRY_STATUS(check(cudaEventSynchronize(ev), "cudaEventSynchronize"));
+      host_read_done = true;
+      batch.host_scalars_read();
+      return Status::Ok();
+    };
     MsmBatchResult out;
     out.g1.resize(batch.g1.size());
     out.g2.resize(batch.g2.size());
@@ -893,6 +907,7 @@ struct CudaBackend::Impl {
         auto r = msm(rq, *on_device);
         if (!r) return r.error();
         results[i] = *r;
+        if (shared) CUZK_TRY_STATUS(host_scalars_read());
         auto in_g1 = run_paired(rq, batch.g1, done1, out.g1, g1 ? i + 1 : batch.g1.size());
         if (!in_g1) return in_g1.error();
         if (*in_g1) continue;
@@ -903,6 +918,7 @@ struct CudaBackend::Impl {
     };
     CUZK_TRY_STATUS(run_all(batch.g1, done1, out.g1, true));
     CUZK_TRY_STATUS(run_all(batch.g2, done2, out.g2, false));
+    CUZK_TRY_STATUS(host_scalars_read());
     return out;
   }
 };

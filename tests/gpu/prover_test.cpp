@@ -137,6 +137,43 @@ TEST_F(CudaProver, SameProofAsCpuForEverySampleCircuit) {
   EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const auto& p) { return p.stage == "msm scalars"; }));
 }
 
+// With every base resident the device says it is done with a, b, c and aux once their copies
+// have landed, while its MSMs still run: a caller that takes the vectors then and overwrites them
+// (the engine's next synthesis) still gets the CPU's proof. Also through the lean H plan, where h
+// comes back to host memory as the H query's scalars.
+TEST_F(CudaProver, InputsConsumedComesOnceTheDeviceHasItsCopies) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  Keyed k = synthetic(14);
+  auto as = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(as.ok());
+  for (size_t budget : {size_t(0), size_t(3) << 20}) {
+    SCOPED_TRACE(budget);
+    auto gpu = backend(budget);
+    ASSERT_TRUE(gpu.ok()) << gpu.message();
+    for (int proof = 0; proof < 2; ++proof) {
+      const auto rs = groth16::ProofRandomness::from_seed(rng_());
+      auto cpu_as = *as, gpu_as = *as;
+      auto want = groth16::create_proof(k.pk, cpu_as, rs);
+      ASSERT_TRUE(want.ok()) << want.message();
+      int calls = 0;
+      std::vector<std::vector<Fr>> taken;
+      groth16::ProveOptions options;
+      options.inputs_consumed = [&] {
+        ++calls;
+        for (auto* v : {&gpu_as.a, &gpu_as.b, &gpu_as.c, &gpu_as.aux_assignment}) {
+          taken.push_back(std::move(*v));
+          std::fill(taken.back().begin(), taken.back().end(), Fr::from_u64(0xbad));
+        }
+      };
+      auto got = groth16::create_proof(k.pk, gpu_as, rs, **gpu, options);
+      ASSERT_TRUE(got.ok()) << got.message();
+      EXPECT_EQ(calls, 1);
+      EXPECT_EQ(proof_to_bytes(*got), proof_to_bytes(*want));
+    }
+  }
+}
+
 TEST_F(CudaProver, SameProofAsCpuFromASnarkjsZkey) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);

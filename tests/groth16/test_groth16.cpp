@@ -1,6 +1,7 @@
 // Groth16 on the CPU: setup, prove, verify, and every way a proof must fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <random>
 
@@ -259,6 +260,39 @@ TEST_F(Groth16Test, CLeftToTheProverGivesTheSameProof) {
     ASSERT_TRUE(ok.ok());
     EXPECT_TRUE(*ok);
     EXPECT_TRUE(left_out.c.empty());  // the prover formed c in scratch of its own
+  }
+}
+
+// ProveOptions::inputs_consumed comes once, after the last read of a, b, c and aux: a caller that
+// takes the vectors away then and overwrites their storage (the engine's next synthesis) still
+// gets the proof it would have got without the call.
+TEST_F(Groth16Test, InputsConsumedComesOnceAfterTheLastRead) {
+  SCOPED_TRACE(seed_);
+  cpu::CpuBackend backend(cpu::ThreadPool::shared());
+  for (size_t extra : {0, 5, 300}) {
+    SCOPED_TRACE(extra);
+    const Synth synth = cubic_circuit(random_fr(rng_), extra);
+    Fixture f = make_key(synth, rng_());
+    auto reference = synthesize(synth);
+    auto as = reference;
+    const auto rs = ProofRandomness::from_seed(rng_());
+    auto want = create_proof(f.pk, reference, rs, backend);
+    ASSERT_TRUE(want.ok()) << want.message();
+    int calls = 0;
+    std::vector<std::vector<Fr>> taken;
+    ProveOptions options;
+    options.inputs_consumed = [&] {
+      ++calls;
+      for (auto* v : {&as.a, &as.b, &as.c, &as.aux_assignment}) {
+        taken.push_back(std::move(*v));
+        std::fill(taken.back().begin(), taken.back().end(), Fr::from_u64(0xbad));
+      }
+    };
+    auto got = create_proof(f.pk, as, rs, backend, options);
+    ASSERT_TRUE(got.ok()) << got.message();
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(proof_to_bytes(*got), proof_to_bytes(*want));
+    EXPECT_TRUE(as.a.empty() && as.aux_assignment.empty());
   }
 }
 
