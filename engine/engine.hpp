@@ -88,11 +88,14 @@ struct EngineConfig {
   // devices are the bottleneck, so running further ahead only holds memory (and pins buffers).
   // 0: synthesis workers + device workers.
   unsigned max_partitions_ahead = 0;
-  // A partition's pooled buffer set goes back to the pool as soon as its prover has read it for the
-  // last time (on a GPU: the H stage done and the witness copied, long before the MSMs end), so the
-  // next synthesis starts without waiting for the proof. Off: at the end of the proof (for A/B
-  // measurements).
-  bool release_inputs_early = true;
+  // Hand a partition's pooled buffer set back as soon as its prover has read it for the last time
+  // (on a GPU: the H stage done and the witness copied, seconds before the MSMs end) instead of at
+  // the end of its proof, so the next synthesis need not wait for the proof. Off by default: on the
+  // H200 with two workers (docs/BENCHMARKS.md, fourteenth session) partitions then came early
+  // enough for both workers to start their proofs together, their H stages contended for the
+  // PCIe link at once, and the job took 21.2–21.4 s against 20.6 s. Held to the end, the sets pace
+  // the workers half a proof apart.
+  bool release_inputs_early = false;
 
   DeviceSet devices;  // devices, their workers' backend factory and the memory planner
 

@@ -105,6 +105,30 @@ TEST(EngineFaults, WrongResultsAreCaughtByThePairingCheck) {
   EXPECT_EQ(s.devices[1].proofs_done, 0u);
 }
 
+// With sets handed back as soon as the prover has read them (EngineConfig::release_inputs_early), a
+// proof that then fails its pairing check has no vectors left to retry with: the partition is
+// synthesized again, and every job still completes with verifying proofs and no reservation held.
+TEST(EngineFaults, APartitionWhoseSetWentBackEarlyIsSynthesizedAgainForItsRetry) {
+  auto c = faulty_config(2, [](const DeviceDescriptor& d, uint32_t) {
+    FaultPlan p;
+    if (d.index == 1) p.wrong_result = 1.0;
+    return p;
+  });
+  c.quarantine_after = 100;  // device 1 keeps failing proofs after their sets went back
+  c.max_attempts = 20;
+  c.release_inputs_early = true;
+  EventLog events;
+  c.observer = events.observer();
+  auto engine = Engine::create(std::move(c));
+  ASSERT_TRUE(engine.ok());
+  for (const auto& r : run_jobs(**engine, std::vector<JobRequest>(8, tiny_job())))
+    expect_verifies(r, *tiny_key());
+  const auto s = (*engine)->status();
+  EXPECT_EQ(s.devices[1].proofs_done, 0u);
+  EXPECT_EQ(s.devices[1].failures, events.count(EngineEvent::Type::partition_retry));
+  EXPECT_EQ(s.host_reserved, s.buffer_idle_bytes);  // only idle pooled sets remain
+}
+
 TEST(EngineFaults, AFailingDeviceIsQuarantinedAndTheOtherTakesOver) {
   auto c = faulty_config(2, [](const DeviceDescriptor& d, uint32_t) {
     FaultPlan p;

@@ -144,10 +144,11 @@ TEST_F(CudaProver, SameProofAsCpuForEverySampleCircuit) {
 TEST_F(CudaProver, InputsConsumedComesOnceTheDeviceHasItsCopies) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
-  Keyed k = synthetic(14);
+  Keyed k = synthetic(16);
   auto as = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(as.ok());
-  for (size_t budget : {size_t(0), size_t(3) << 20}) {
+  // 24 MiB forces the one-vector H plan and streamed MSMs (TightBudgetsPickLeanPlansAndStillAgree).
+  for (size_t budget : {size_t(0), size_t(24) << 20}) {
     SCOPED_TRACE(budget);
     auto gpu = backend(budget);
     ASSERT_TRUE(gpu.ok()) << gpu.message();
