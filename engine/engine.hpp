@@ -91,7 +91,7 @@ struct EngineConfig {
   // Hand a partition's pooled buffer set back as soon as its prover has read it for the last time
   // (on a GPU: the H stage done and the witness copied, seconds before the MSMs end) instead of at
   // the end of its proof, so the next synthesis need not wait for the proof. Off by default: on the
-  // H200 with two workers (docs/BENCHMARKS.md, fourteenth session) partitions then came early
+  // H200 with two workers (docs/BENCHMARKS.md, thirteenth session) partitions then came early
   // enough for both workers to start their proofs together, their H stages contended for the
   // PCIe link at once, and the job took 21.2–21.4 s against 20.6 s. Held to the end, the sets pace
   // the workers half a proof apart.
