@@ -81,20 +81,31 @@ TEST(EngineFaults, ScheduledAllocationAndKernelFailuresAreRetried) {
   EXPECT_EQ(s.devices[0].failures, 3u);
 }
 
-TEST(EngineFaults, WrongResultsAreCaughtByThePairingCheck) {
-  auto c = faulty_config(2, [](const DeviceDescriptor& d, uint32_t) {
-    FaultPlan p;
-    if (d.index == 1) p.wrong_result = 1.0;  // device 1 always returns garbage
-    return p;
-  });
-  c.quarantine_after = 2;
-  EventLog events;
+// Device 1 always returns garbage, which only the pairing check catches; device 0 is sound.
+FaultPlan wrong_on_device_1(const DeviceDescriptor& d, uint32_t) {
+  FaultPlan p;
+  if (d.index == 1) p.wrong_result = 1.0;
+  return p;
+}
+
+// Eight tiny jobs on an engine of `c`, its events in `events`: every one must end with verifying
+// proofs. Returns the engine's status after them.
+EngineStatus run_eight_verified(EngineConfig c, EventLog& events) {
   c.observer = events.observer();
   auto engine = Engine::create(std::move(c));
-  ASSERT_TRUE(engine.ok());
+  EXPECT_TRUE(engine.ok()) << engine.message();
+  if (!engine) return {};
   for (const auto& r : run_jobs(**engine, std::vector<JobRequest>(8, tiny_job())))
     expect_verifies(r, *tiny_key());
-  const auto s = (*engine)->status();
+  return (*engine)->status();
+}
+
+TEST(EngineFaults, WrongResultsAreCaughtByThePairingCheck) {
+  auto c = faulty_config(2, wrong_on_device_1);
+  c.quarantine_after = 2;
+  EventLog events;
+  const auto s = run_eight_verified(std::move(c), events);
+  ASSERT_EQ(s.devices.size(), 2u);
   EXPECT_FALSE(s.devices[0].quarantined);
   // Device 1 may have been lucky enough to get no work; if it did, it failed and was put aside.
   if (s.devices[1].failures >= 2) {
@@ -109,21 +120,13 @@ TEST(EngineFaults, WrongResultsAreCaughtByThePairingCheck) {
 // proof that then fails its pairing check has no vectors left to retry with: the partition is
 // synthesized again, and every job still completes with verifying proofs and no reservation held.
 TEST(EngineFaults, APartitionWhoseSetWentBackEarlyIsSynthesizedAgainForItsRetry) {
-  auto c = faulty_config(2, [](const DeviceDescriptor& d, uint32_t) {
-    FaultPlan p;
-    if (d.index == 1) p.wrong_result = 1.0;
-    return p;
-  });
+  auto c = faulty_config(2, wrong_on_device_1);
   c.quarantine_after = 100;  // device 1 keeps failing proofs after their sets went back
   c.max_attempts = 20;
   c.release_inputs_early = true;
   EventLog events;
-  c.observer = events.observer();
-  auto engine = Engine::create(std::move(c));
-  ASSERT_TRUE(engine.ok());
-  for (const auto& r : run_jobs(**engine, std::vector<JobRequest>(8, tiny_job())))
-    expect_verifies(r, *tiny_key());
-  const auto s = (*engine)->status();
+  const auto s = run_eight_verified(std::move(c), events);
+  ASSERT_EQ(s.devices.size(), 2u);
   EXPECT_EQ(s.devices[1].proofs_done, 0u);
   EXPECT_EQ(s.devices[1].failures, events.count(EngineEvent::Type::partition_retry));
   EXPECT_EQ(s.host_reserved, s.buffer_idle_bytes);  // only idle pooled sets remain
