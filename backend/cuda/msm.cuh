@@ -259,8 +259,8 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     return Status::Ok();
   }
   Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
-  uint32_t* host_max =
-      nullptr;  // pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] round items
+  // Pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] items of a later round.
+  uint32_t* host_max = nullptr;
   uint32_t* host_passes = nullptr;  // pinned: pass_bounds
 
   // Phase timing (MsmConfig::profile): events at the phase boundaries of each chunk, summed.
