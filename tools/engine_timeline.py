@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Each partition's path through the engine, from a `cuzk bench engine --verbose` log (plain or
+.gz): when its synthesis waited for the host budget, ran, how long it queued for a device worker,
+and its proof; then the intervals between job ends (the last one is short: that job's last proofs
+have the device to themselves).
+Run: python3 tools/engine_timeline.py engine.log[.gz]"""
+import collections
+import gzip
+import re
+import sys
+from datetime import datetime
+
+LINE = re.compile(r"\S+T(\S+) \w+ \S+ job=(\d+)(?: part=(\d+))?(?: worker=(\S+))? .*?event=(\w+)")
+
+
+def seconds(stamp):
+    return datetime.strptime(stamp, "%H:%M:%S.%f").timestamp()
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    opener = gzip.open if argv[1].endswith(".gz") else open
+    parts = collections.defaultdict(dict)
+    job_ends, kinds, t0 = {}, {}, None
+    with opener(argv[1], "rt") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            t, job, part, worker, event = seconds(m.group(1)), int(m.group(2)), m.group(3), m.group(4), m.group(5)
+            t0 = t if t0 is None else t0
+            t -= t0
+            if event == "submitted":
+                kinds[job] = re.search(r"kind=(\w+)", line).group(1)
+            if event == "job_done":
+                job_ends[job] = t
+            if part is None:
+                continue
+            p = parts[(job, int(part))]
+            if event == "wait":
+                p.setdefault("wait", t)
+            elif event == "reserve" and worker and worker.startswith("synth"):
+                p.setdefault("synth", t)
+            elif event == "synthesized":
+                p["synthesized"] = t
+            elif event == "prove_start":
+                p["prove"], p["worker"] = t, worker
+            elif event == "proved":
+                p["proved"] = t
+    print(f"{'job.part':>9} {'worker':>7} {'budget wait':>11} {'synthesis':>17} {'queued':>7} {'proof':>19}")
+    for (job, part), p in sorted(parts.items(), key=lambda kv: kv[1].get("prove", 0)):
+        if "prove" not in p or "proved" not in p:
+            continue
+        synth, done = p.get("synth", p["prove"]), p.get("synthesized", p["prove"])
+        wait = f"{synth - p['wait']:.2f}" if "wait" in p else "-"
+        print(f"{job:>5}.{part:<3} {p['worker']:>7} {wait:>11} {synth:7.2f}+{done - synth:5.2f} s "
+              f"{p['prove'] - done:7.2f} {p['prove']:7.2f}+{p['proved'] - p['prove']:5.2f} s")
+    ends = sorted(t for job, t in job_ends.items() if kinds.get(job) != "winning_post")
+    if len(ends) >= 2:
+        gaps = [b - a for a, b in zip(ends, ends[1:])]
+        print("intervals between job ends: " + ", ".join(f"{g:.2f}" for g in gaps) + " s")
+        print(f"mean {sum(gaps) / len(gaps):.3f} s; without the last {sum(gaps[:-1]) / max(1, len(gaps) - 1):.3f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
