@@ -247,9 +247,10 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   try {
     // Synthesis checked the counts and densities; the backend checks a·b = c on its copies of the
     // rows (on a GPU, a few ms there instead of a pass over 12 GB on the host's cores).
-    // The partition's pooled set goes back as soon as the backend has copied what it reads (on a
-    // GPU, once the H stage and the scalars' upload are done, seconds before the MSMs end), so the
-    // next synthesis need not wait for this proof. A retry synthesizes the partition again.
+    // With release_inputs_early (off by default: engine.hpp says why) the partition's pooled set
+    // goes back as soon as the backend has copied what it reads (on a GPU, once the H stage and the
+    // scalars' upload are done), so the next synthesis need not wait for this proof. A retry then
+    // synthesizes the partition again.
     groth16::ProveOptions options;
     if (config.release_inputs_early)
       options.inputs_consumed = [this, &item, &who] {
