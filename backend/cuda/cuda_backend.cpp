@@ -341,15 +341,21 @@ struct CudaBackend::Impl {
 
     auto ntt = NttPlan::create(s, log_n, rq.convention, {}, &cache);
     if (!ntt) return ntt.error();
-    auto coset = ntt->coset_powers(s, log_n, &cache);
+    // The inverse transforms skip their n^-1, a multiplication per element each (2^27 at a time):
+    // before a coset forward it is folded into the forward coset table, and the coset inverse and
+    // c's inverse (bellman's H) leave it to z, which the pointwise pass before or after applies.
+    const Fr n_inv = Fr::from_u64(uint64_t(n)).inverse();
+    const Fr shift = ntt->default_coset_shift(log_n);
+    auto coset = ntt->coset_powers(s, log_n, shift, &cache, NttCosetFactors{n_inv, Fr::one()});
     if (!coset) return coset.error();
-    // Bellman divides by Z(g·ω^j) = g^n − 1 on the coset; snarkjs does not divide.
+    // Bellman divides by Z(g·ω^j) = g^n − 1 on the coset (times n^-1 here: the coset inverse after
+    // it is unscaled); snarkjs does not divide, and has no coset inverse.
     const Fr z = rq.mode == HMode::divide_by_z_on_coset
-                     ? (ntt->default_coset_shift(log_n).pow(uint64_t(n)) - Fr::one()).inverse()
+                     ? (shift.pow(uint64_t(n)) - Fr::one()).inverse() * n_inv
                      : Fr::one();
-    // Domain evaluations → coefficients (bit-reversed) → coset evaluations (natural).
+    // Domain evaluations → coefficients (bit-reversed, times n) → coset evaluations (natural).
     const auto to_coset = [&](Fr* d) -> Status {
-      CUZK_TRY_STATUS(ntt->inverse(s, d, log_n, NttOrder::natural, NttOrder::bit_reversed));
+      CUZK_TRY_STATUS(ntt->inverse_unscaled(s, d, log_n, NttOrder::natural, NttOrder::bit_reversed));
       return ntt->coset_forward(s, d, *coset, NttOrder::bit_reversed, NttOrder::natural);
     };
 
@@ -434,7 +440,7 @@ struct CudaBackend::Impl {
         // subtracted and scaled by z there, and one reversal puts h in natural order.
         CUZK_TRY_STATUS(mul_sub_scale(s, *a, *b, nullptr, Fr::one(), n));
         CUZK_TRY_STATUS(ntt->coset_inverse(s, *a, *coset, NttOrder::natural, NttOrder::bit_reversed));
-        CUZK_TRY_STATUS(ntt->inverse(s, *c, log_n, NttOrder::natural, NttOrder::bit_reversed));
+        CUZK_TRY_STATUS(ntt->inverse_unscaled(s, *c, log_n, NttOrder::natural, NttOrder::bit_reversed));
         CUZK_TRY_STATUS(mul_sub_scale(s, *a, nullptr, *c, z, n));
         CUZK_TRY_STATUS(bit_reverse(s, *a, log_n));
         CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was

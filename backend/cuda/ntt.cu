@@ -384,7 +384,7 @@ Fr NttPlan::default_coset_shift(unsigned log_n) const {
 }
 
 Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, const Fr& shift,
-                                             DeviceCache* cache) const {
+                                             DeviceCache* cache, const NttCosetFactors& factors) const {
   if (log_n > max_log_size_) return make_error("NttPlan::coset_powers: size above the plan's");
   if (shift.is_zero()) return make_error("NttPlan::coset_powers: the coset shift must be nonzero");
   auto g = DeviceGuard::enter(s.device());
@@ -407,16 +407,18 @@ Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, co
   cp.inv_lo = std::move(*ilo);
   cp.inv_hi = std::move(*ihi);
   const Fr inv_shift = shift.inverse();
-  const Fr n_inv = Fr::from_u64(uint64_t(1) << log_n).inverse();
+  cp.forward_factor = factors.forward.value_or(Fr::one());
+  cp.inverse_factor = factors.inverse.value_or(Fr::from_u64(uint64_t(1) << log_n).inverse());
   CUZK_TRY_STATUS(launch_powers(s, cp.lo.data(), nlo, Fr::one(), shift));
-  CUZK_TRY_STATUS(launch_powers(s, cp.hi.data(), nhi, Fr::one(), square_times(shift, cp.split)));
+  CUZK_TRY_STATUS(launch_powers(s, cp.hi.data(), nhi, cp.forward_factor, square_times(shift, cp.split)));
   CUZK_TRY_STATUS(launch_powers(s, cp.inv_lo.data(), nlo, Fr::one(), inv_shift));
-  CUZK_TRY_STATUS(launch_powers(s, cp.inv_hi.data(), nhi, n_inv, square_times(inv_shift, cp.split)));
+  CUZK_TRY_STATUS(
+      launch_powers(s, cp.inv_hi.data(), nhi, cp.inverse_factor, square_times(inv_shift, cp.split)));
   return Result<NttCosetPowers>(std::move(cp));
 }
 
 Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
-                          const NttCosetPowers* coset) const {
+                          const NttCosetPowers* coset, bool scale_inverse) const {
   if (log_n > max_log_size_)
     return make_error("NTT of 2^" + std::to_string(log_n) + " on a plan of 2^" +
                       std::to_string(max_log_size_));
@@ -439,7 +441,7 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
     pre = {kPowers, dit, coset->split, Fr::one(), coset->lo.data(), coset->hi.data()};
   } else if (coset && inverse) {
     post = {kPowers, !dit, coset->split, Fr::one(), coset->inv_lo.data(), coset->inv_hi.data()};
-  } else if (inverse) {
+  } else if (inverse && scale_inverse) {
     post = {kConstant, false, 0, Fr::from_u64(n).inverse(), nullptr, nullptr};
   }
 
@@ -497,6 +499,9 @@ Status NttPlan::forward(const Stream& s, Fr* data, unsigned log_n, NttOrder in, 
 }
 Status NttPlan::inverse(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
   return transform(s, data, log_n, true, in, out, nullptr);
+}
+Status NttPlan::inverse_unscaled(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
+  return transform(s, data, log_n, true, in, out, nullptr, false);
 }
 Status NttPlan::coset_forward(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in,
                               NttOrder out) const {

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "backend/cpu/ntt.hpp"  // RootConvention
 #include "backend/cuda/runtime.hpp"
@@ -32,13 +33,24 @@ class DeviceCache;
 
 enum class NttOrder { natural, bit_reversed };
 
+// Constant factors folded into a coset table (NttPlan::coset_powers): the forward tables then hold
+// forward·g^i and the inverse ones inverse·g^-i. The defaults, 1 and n^-1, are the transforms' own
+// definitions; a prover that runs the inverse transform without its n^-1 (NttPlan::inverse_unscaled)
+// right before a coset forward folds the factor into the forward table instead, a multiplication
+// per element less.
+struct NttCosetFactors {
+  std::optional<Fr> forward, inverse;  // unset: 1, and n^-1
+};
+
 // Powers of one coset shift g for one size 2^log_n, in two tables: g^i = lo[i mod 2^a]·hi[i >> a]
 // (a = ceil(log_n / 2)), for the forward direction, and the same for n^-1·g^-i (the scaling the
-// coset inverse applies) in inv_lo/inv_hi. At 2^27 this is 4·2^14 elements (2 MiB).
+// coset inverse applies) in inv_lo/inv_hi, each times its factor (NttCosetFactors). At 2^27 this is
+// 4·2^14 elements (2 MiB).
 struct NttCosetPowers {
   unsigned log_n = 0;
   unsigned split = 0;  // a
   Fr shift{};
+  Fr forward_factor{}, inverse_factor{};  // what NttCosetFactors resolved to
   DeviceBuffer<Fr> lo, hi, inv_lo, inv_hi;
   size_t device_bytes() const { return (lo.size() + hi.size() + inv_lo.size() + inv_hi.size()) * sizeof(Fr); }
   // What coset_powers allocates for size 2^log_n (for memory planners).
@@ -86,7 +98,8 @@ class NttPlan {
   // Powers of `shift` for coset transforms of size 2^log_n (device memory, ordered on s; in blocks
   // of `cache` when one is given).
   Result<NttCosetPowers> coset_powers(const Stream& s, unsigned log_n, const Fr& shift,
-                                      DeviceCache* cache = nullptr) const;
+                                      DeviceCache* cache = nullptr,
+                                      const NttCosetFactors& factors = {}) const;
   Result<NttCosetPowers> coset_powers(const Stream& s, unsigned log_n, DeviceCache* cache = nullptr) const {
     return coset_powers(s, log_n, default_coset_shift(log_n), cache);
   }
@@ -100,6 +113,9 @@ class NttPlan {
                  NttOrder out = NttOrder::natural) const;
   Status inverse(const Stream& s, Fr* data, unsigned log_n, NttOrder in = NttOrder::natural,
                  NttOrder out = NttOrder::natural) const;
+  //   inverse_unscaled: n·inverse, a ← (Σ_i a_i ω^{-ij})_j (the caller folds n^-1 in elsewhere)
+  Status inverse_unscaled(const Stream& s, Fr* data, unsigned log_n, NttOrder in = NttOrder::natural,
+                          NttOrder out = NttOrder::natural) const;
   Status coset_forward(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in = NttOrder::natural,
                        NttOrder out = NttOrder::natural) const;
   Status coset_inverse(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in = NttOrder::natural,
@@ -111,7 +127,7 @@ class NttPlan {
  private:
   NttPlan() = default;
   Status transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
-                   const NttCosetPowers* coset) const;
+                   const NttCosetPowers* coset, bool scale_inverse = true) const;
 
   unsigned max_log_size_ = 0;
   RootConvention convention_ = RootConvention::bellman;

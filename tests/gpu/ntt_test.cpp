@@ -218,6 +218,71 @@ TEST_F(Gpu, NttRoundTrips) {
   }
 }
 
+// The unscaled inverse is n times the inverse, and the coset tables' factors scale the coset
+// transforms (forward: f·g^i; inverse: h·g^-i in place of n^-1·g^-i), in every order; the prover's
+// chain with n^-1 moved from the inverse into the forward table gives the plain chain's result.
+TEST_F(Gpu, FactorsFoldIntoTheCosetTablesAndTheUnscaledInverse) {
+  for (RootConvention conv : {RootConvention::bellman, RootConvention::snarkjs}) {
+    auto plan = NttPlan::create(stream(), 18, conv);
+    ASSERT_TRUE(plan.ok()) << plan.message();
+    for (unsigned log_n : {1u, 6u, 13u, 18u}) {
+      SCOPED_TRACE(std::string(name(conv)) + " 2^" + std::to_string(log_n));
+      auto dom = NttDomain::create(log_n, conv);
+      ASSERT_TRUE(dom.ok()) << dom.message();
+      const size_t n = size_t(1) << log_n;
+      const Fr n_fr = Fr::from_u64(n), f = random_vector(1, rng_)[0], h = random_vector(1, rng_)[0];
+      auto plain = plan->coset_powers(stream(), log_n);
+      auto scaled = plan->coset_powers(stream(), log_n, plan->default_coset_shift(log_n), nullptr,
+                                       NttCosetFactors{f, h});
+      ASSERT_TRUE(plain.ok() && scaled.ok());
+      EXPECT_EQ(scaled->forward_factor, f);
+      EXPECT_EQ(scaled->inverse_factor, h);
+      EXPECT_EQ(plain->inverse_factor, n_fr.inverse());
+      const auto times = [](std::vector<Fr> v, const Fr& k) {
+        for (auto& e : v) e = e * k;
+        return v;
+      };
+      const std::vector<Fr> x = random_vector(n, rng_);
+      std::vector<Fr> inv = x, cf = x, ci = x, chain = x;
+      ASSERT_TRUE(dom->inverse(inv).ok());
+      ASSERT_TRUE(dom->coset_forward(cf).ok());
+      ASSERT_TRUE(dom->coset_inverse(ci).ok());
+      ASSERT_TRUE(dom->inverse(chain).ok());
+      ASSERT_TRUE(dom->coset_forward(chain).ok());
+      for (int combo = 0; combo < 4; ++combo) {
+        const NttOrder in = kOrders[combo & 1], out = kOrders[combo >> 1];
+        SCOPED_TRACE(std::string(name(in)) + "->" + name(out));
+        EXPECT_EQ(first_mismatch(
+                      on_device(x, log_n, in, out,
+                                [&](Fr* d) { return plan->inverse_unscaled(stream(), d, log_n, in, out); }),
+                      times(inv, n_fr)),
+                  -1);
+        EXPECT_EQ(first_mismatch(
+                      on_device(x, log_n, in, out,
+                                [&](Fr* d) { return plan->coset_forward(stream(), d, *scaled, in, out); }),
+                      times(cf, f)),
+                  -1);
+        EXPECT_EQ(first_mismatch(
+                      on_device(x, log_n, in, out,
+                                [&](Fr* d) { return plan->coset_inverse(stream(), d, *scaled, in, out); }),
+                      times(ci, h * n_fr)),
+                  -1);
+      }
+      auto folded = plan->coset_powers(stream(), log_n, plan->default_coset_shift(log_n), nullptr,
+                                       NttCosetFactors{n_fr.inverse(), Fr::one()});
+      ASSERT_TRUE(folded.ok());
+      const auto N = NttOrder::natural, R = NttOrder::bit_reversed;
+      EXPECT_EQ(first_mismatch(on_device(x, log_n, N, N,
+                                         [&](Fr* d) -> Status {
+                                           CUZK_TRY_STATUS(plan->inverse_unscaled(stream(), d, log_n, N, R));
+                                           return plan->coset_forward(stream(), d, *folded, R, N);
+                                         }),
+                               chain),
+                -1);
+    }
+  }
+}
+
 TEST_F(Gpu, PointwiseKernelsMatchCpu) {
   const size_t n = 100003;  // not a power of two, not a multiple of a block
   const std::vector<Fr> a = random_vector(n, rng_), b = random_vector(n, rng_), c = random_vector(n, rng_);
