@@ -65,6 +65,7 @@ struct EngineBenchArgs {
   double resident_fraction = 0.5;  // cuda, shared bases: a worker's share its MSM work area may take
   unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
   double msm_bucket_cost = 1.0;    // cuda: the window model's per-bucket weight
+  bool lead_worker = true;         // cuda: each device's first worker at raised stream priority
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool c_from_ab = false;       // the synthetic partitions leave c to the prover (SampleInput::c_from_ab)
@@ -233,6 +234,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.resident_fraction = args.resident_fraction;
     o.resident_pass_points = args.msm_pass_log ? size_t(1) << args.msm_pass_log : 0;
     o.window_bucket_cost = args.msm_bucket_cost;
+    o.lead_worker = args.lead_worker;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
     if (args.backend == "cuda") return set.error();
@@ -592,6 +594,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"resident_fraction", args.resident_fraction},
       {"msm_pass_log", args.msm_pass_log},
       {"msm_bucket_cost", args.msm_bucket_cost},
+      {"lead_worker", args.lead_worker},
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
       {"log_domain", args.log_domain},
@@ -691,6 +694,10 @@ void add_bench_engine(CLI::App* bench, int& status) {
                   "cuda: weight of the MSM window model's per-bucket costs (below 1: wider windows, fewer "
                   "additions)")
       ->check(CLI::Range(0.01, 100.0))
+      ->capture_default_str();
+  cmd->add_flag("--lead-worker,!--even-workers", args->lead_worker,
+                "cuda: each device's first worker runs its streams at raised priority and the others fill "
+                "the SMs it leaves (--even-workers: all at one priority)")
       ->capture_default_str();
   cmd->add_option(
          "--express-workers-per-gpu", args->express_workers_per_gpu,

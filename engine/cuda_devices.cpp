@@ -77,8 +77,12 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
     // An express worker proves a WinningPoSt beside PoRep proofs: its kernels go first on the SMs.
-    o.high_priority = d.is_express(worker);
-    o.vram_budget = o.high_priority ? split.per_express_worker : split.per_worker;
+    const bool express = d.is_express(worker);
+    if (express)
+      o.priority = cuda::StreamPriority::high;
+    else if (options.lead_worker && worker == 0)
+      o.priority = cuda::StreamPriority::raised;
+    o.vram_budget = express ? split.per_express_worker : split.per_worker;
     o.resident_pass_points = options.resident_pass_points;
     o.window_bucket_cost = options.window_bucket_cost;
     if (split.shared_bases) {

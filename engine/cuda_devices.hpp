@@ -54,6 +54,11 @@ struct CudaDeviceOptions {
   size_t resident_pass_points = 0;
   // The MSM window model's per-bucket weight (cuda::CudaBackendOptions::window_bucket_cost).
   double window_bucket_cost = 1.0;
+  // Each device's first ordinary worker runs its streams at raised priority, the others at normal
+  // (express workers at high either way). Two proofs whose kernels share the SMs evenly run
+  // slower together than one that goes first with the other filling the SMs it leaves (its host
+  // waits, its kernels' tails): docs/BENCHMARKS.md, "Fourteenth session".
+  bool lead_worker = true;
   // With a shared store, the share of a worker's budget its MSM work area may take
   // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h.
   double resident_fraction = 0.5;

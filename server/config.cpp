@@ -225,6 +225,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
     CUZK_TRY_STATUS(dv.get_uint("express_workers", c.express_workers));
     CUZK_TRY_STATUS(dv.get_uint("express_max_log_domain", c.express_max_log_domain));
     CUZK_TRY_STATUS(dv.get_bool("blocking_sync", c.blocking_sync));
+    CUZK_TRY_STATUS(dv.get_bool("lead_worker", c.lead_worker));
     if (t->contains("device")) {
       const auto* arr = t->get("device")->as_array();
       if (!arr || !arr->is_array_of_tables())

@@ -62,6 +62,9 @@ struct DaemonConfig {
   // cuda: host threads waiting for a device sleep instead of spinning, leaving their cores to
   // synthesis (engine::CudaDeviceOptions::blocking_sync).
   bool blocking_sync = false;
+  // cuda: each device's first worker runs its streams at raised priority and the others fill the SMs
+  // it leaves (engine::CudaDeviceOptions::lead_worker).
+  bool lead_worker = true;
   std::vector<DeviceConfig> devices{DeviceConfig{}};
 
   // [params]

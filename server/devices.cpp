@@ -35,6 +35,7 @@ Result<engine::DeviceSet> make_device_set(const DaemonConfig& config) {
     o.shared_bases_fraction = config.shared_bases_fraction;
     o.express_workers = config.express_workers;
     o.blocking_sync = config.blocking_sync;
+    o.lead_worker = config.lead_worker;
     o.express_max_domain = uint64_t(1) << config.express_max_log_domain;
     auto found = engine::cuda_devices(o);
     if (!found) return found.error();

@@ -958,15 +958,14 @@ Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaBackendOption
                       " given to a backend of device " + std::to_string(options.device));
   if (options.shared_bases && options.precompute != 1)
     return make_error("cuda: shared bases are not precomputed (precompute must be 1)");
-  const auto priority = options.high_priority ? StreamPriority::high : StreamPriority::normal;
-  auto stream = Stream::create(options.device, priority);
+  auto stream = Stream::create(options.device, options.priority);
   if (!stream) return stream.error();
   StagerOptions so;
   so.threads = options.staging_threads ? options.staging_threads
                                        : std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
   auto stager = HostStager::create(options.device, so);
   if (!stager) return stager.error();
-  auto copy_stream = Stream::create(options.device, priority);
+  auto copy_stream = Stream::create(options.device, options.priority);
   if (!copy_stream) return copy_stream.error();
   cudaEvent_t uploaded = nullptr;
   CUZK_TRY_STATUS(check(cudaEventCreateWithFlags(&uploaded, cudaEventDisableTiming), "cudaEventCreate"));

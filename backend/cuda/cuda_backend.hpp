@@ -52,9 +52,10 @@ struct CudaBackendOptions {
   std::shared_ptr<DeviceBases> shared_bases;
   // pick_resident_window's bucket_cost (1: the windows that make one MSM alone fastest).
   double window_bucket_cost = 1.0;
-  // The backend's streams (compute and copy) at high priority: an express worker's kernels then
-  // take SMs ahead of the ordinary workers' as their blocks finish, instead of queueing behind them.
-  bool high_priority = false;
+  // The priority of the backend's streams (compute and copy). An express worker's are high: its
+  // kernels then take SMs ahead of the ordinary workers' as their blocks finish, instead of
+  // queueing behind them. A device's lead worker may run raised (CudaDeviceOptions::lead_worker).
+  StreamPriority priority = StreamPriority::normal;
 };
 
 // What an MSM's scalars look like: the share that are 0 (no digit) and 1 (one digit). Witness vectors

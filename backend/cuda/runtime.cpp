@@ -44,7 +44,10 @@ Result<Stream> Stream::create(int device, StreamPriority priority) {
   int least = 0, greatest = 0;
   CUZK_TRY_STATUS(
       check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange"));
-  const int p = priority == StreamPriority::high ? greatest : least;
+  // CUDA numbers priorities downward: greatest <= least, and a lower number is more urgent.
+  int p = least;
+  if (priority == StreamPriority::high) p = greatest;
+  if (priority == StreamPriority::raised && least - 1 > greatest) p = least - 1;
   cudaStream_t s = nullptr;
   CUZK_TRY_STATUS(check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, p), "cudaStreamCreate"));
   return Stream(device, s);

@@ -37,10 +37,12 @@ class DeviceGuard {
   int prev_;
 };
 
-// A stream's scheduling priority. The block scheduler starts blocks of a high-priority stream's
-// kernels before those of normal streams as SMs free up, so a short kernel beside a long one need
-// not wait for the long one's blocks to drain (an express worker's WinningPoSt beside PoRep MSMs).
-enum class StreamPriority { normal, high };
+// A stream's scheduling priority. The block scheduler starts blocks of a more urgent stream's
+// kernels before those of less urgent streams as SMs free up, so a short kernel beside a long one
+// need not wait for the long one's blocks to drain (an express worker's WinningPoSt beside PoRep
+// MSMs). normal is the device's least urgent level and high its most urgent; raised is the level
+// just above normal, or normal itself on a device with only two levels.
+enum class StreamPriority { normal, raised, high };
 
 // A non-blocking stream owned by one device.
 class Stream {

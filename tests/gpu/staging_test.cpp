@@ -54,23 +54,28 @@ TEST(HostStager, RoundTripsPageableMemoryOfEverySize) {
   round_trip(**big, *s, size_t(150) << 20, 5, rng);
 }
 
-// An express worker's streams are created at the device's highest priority; the copies and kernels
-// on them work as on any stream.
+// An express worker's streams are created at the device's highest priority, a lead worker's one
+// level above normal; the copies and kernels on them work as on any stream.
 TEST(Stream, HighPriorityIsTheDevicesGreatestAndWorks) {
   CUZK_REQUIRE_GPU();
   std::mt19937_64 rng(gputest::test_seed());
   const int device = gputest::test_device();
   auto normal = cuda::Stream::create(device);
+  auto raised = cuda::Stream::create(device, cuda::StreamPriority::raised);
   auto high = cuda::Stream::create(device, cuda::StreamPriority::high);
-  ASSERT_TRUE(normal.ok() && high.ok());
+  ASSERT_TRUE(normal.ok() && raised.ok() && high.ok());
   int least = 0, greatest = 0;
   ASSERT_EQ(cudaSuccess, cudaDeviceGetStreamPriorityRange(&least, &greatest));
   auto pn = normal->priority();
+  auto pr = raised->priority();
   auto ph = high->priority();
-  ASSERT_TRUE(pn.ok() && ph.ok());
+  ASSERT_TRUE(pn.ok() && pr.ok() && ph.ok());
   EXPECT_EQ(*pn, least);
   EXPECT_EQ(*ph, greatest);
-  EXPECT_LE(*ph, *pn);  // lower numbers are more urgent
+  // Raised sits strictly between the two where the device has a level between them.
+  EXPECT_EQ(*pr, least - 1 > greatest ? least - 1 : least);
+  EXPECT_LE(*ph, *pr);  // lower numbers are more urgent
+  EXPECT_LE(*pr, *pn);
   auto st = cuda::HostStager::create(device);
   ASSERT_TRUE(st.ok()) << st.message();
   round_trip(**st, *high, size_t(3) << 20, 1, rng);
