@@ -30,6 +30,11 @@ DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDev
   return d;
 }
 
+WorkerRole worker_role(const DeviceDescriptor& device, uint32_t worker, const CudaDeviceOptions& options) {
+  if (device.is_express(worker)) return WorkerRole::express;
+  return options.lead_worker && worker == 0 ? WorkerRole::lead : WorkerRole::ordinary;
+}
+
 Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   std::string why;
   const int count = cuda::device_count(&why);
@@ -77,12 +82,11 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     cuda::CudaBackendOptions o;
     o.device = int(d.index);
     // An express worker proves a WinningPoSt beside PoRep proofs: its kernels go first on the SMs.
-    const bool express = d.is_express(worker);
-    if (express)
-      o.priority = cuda::StreamPriority::high;
-    else if (options.lead_worker && worker == 0)
-      o.priority = cuda::StreamPriority::raised;
-    o.vram_budget = express ? split.per_express_worker : split.per_worker;
+    // The lead worker's go next; the other ordinary workers fill the SMs they leave.
+    const WorkerRole role = worker_role(d, worker, options);
+    if (role == WorkerRole::express) o.priority = cuda::StreamPriority::high;
+    if (role == WorkerRole::lead) o.priority = cuda::StreamPriority::raised;
+    o.vram_budget = role == WorkerRole::express ? split.per_express_worker : split.per_worker;
     o.resident_pass_points = options.resident_pass_points;
     o.window_bucket_cost = options.window_bucket_cost;
     if (split.shared_bases) {

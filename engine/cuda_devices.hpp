@@ -74,6 +74,12 @@ struct DeviceSplit {
 DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options,
                                 uint32_t express = 0);
 
+// How a device's worker runs beside the others: an express worker's streams at the device's highest
+// priority, the lead worker's one level above the rest (CudaDeviceOptions::lead_worker: the first
+// ordinary worker), every other ordinary worker's at normal priority.
+enum class WorkerRole { express, lead, ordinary };
+WorkerRole worker_role(const DeviceDescriptor& device, uint32_t worker, const CudaDeviceOptions& options);
+
 // Fails when no device is found or a listed index does not exist.
 Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options);
 

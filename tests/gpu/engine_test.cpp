@@ -47,6 +47,27 @@ TEST(GpuEngine, ADeviceBudgetIsSplitIntoSharedBasesAndWorkerShares) {
   EXPECT_EQ(split_device_budget(140 * gib, o.workers, o).shared_bases, 0u);
 }
 
+// Express workers above all, then each device's first ordinary worker when lead_worker is on (the
+// default), the other ordinary workers below it; with lead_worker off every ordinary worker alike.
+TEST(GpuEngine, TheFirstOrdinaryWorkerLeadsAndExpressWorkersStayAbove) {
+  CudaDeviceOptions o;
+  DeviceDescriptor d;
+  d.workers = 3;
+  d.express_workers = 1;
+  EXPECT_TRUE(o.lead_worker);
+  EXPECT_EQ(worker_role(d, 0, o), WorkerRole::lead);
+  EXPECT_EQ(worker_role(d, 1, o), WorkerRole::ordinary);
+  EXPECT_EQ(worker_role(d, 2, o), WorkerRole::ordinary);
+  EXPECT_EQ(worker_role(d, 3, o), WorkerRole::express);
+  d.workers = 0;  // only express workers: none leads
+  EXPECT_EQ(worker_role(d, 0, o), WorkerRole::express);
+  d.workers = 2;
+  o.lead_worker = false;
+  EXPECT_EQ(worker_role(d, 0, o), WorkerRole::ordinary);
+  EXPECT_EQ(worker_role(d, 1, o), WorkerRole::ordinary);
+  EXPECT_EQ(worker_role(d, 2, o), WorkerRole::express);
+}
+
 // An express worker's share comes out of the store where there is one (the ordinary workers keep
 // theirs), else out of the budget before the ordinary workers split it; at most an eighth.
 TEST(GpuEngine, ExpressWorkersTakeTheirShareFromTheStoreFirst) {
