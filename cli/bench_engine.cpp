@@ -30,6 +30,7 @@
 #include "cli/options.hpp"
 #include "engine/devices.hpp"
 #include "engine/engine.hpp"
+#include "engine/steady_rate.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/circuits/synthetic.hpp"
 #if CUZK_HAVE_CUDA
@@ -65,7 +66,7 @@ struct EngineBenchArgs {
   double resident_fraction = 0.5;  // cuda, shared bases: a worker's share its MSM work area may take
   unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
   double msm_bucket_cost = 1.0;    // cuda: the window model's per-bucket weight
-  bool lead_worker = true;         // cuda: each device's first worker at raised stream priority
+  bool lead_worker = false;        // cuda: each device's first worker at raised stream priority
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool c_from_ab = false;       // the synthetic partitions leave c to the prover (SampleInput::c_from_ab)
@@ -113,6 +114,7 @@ struct Observed {
   uint64_t retries = 0, failures = 0;
   std::vector<std::string> retry_details, failure_details;
   std::map<JobId, Clock::time_point> porep_finished;
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> porep_proofs;  // each proof's start, end
 
   static bool is_winning(const EngineEvent& e) { return e.priority == engine::Priority::critical; }
 
@@ -134,7 +136,10 @@ struct Observed {
           auto& w = workers[{it->second.device, it->second.worker}];
           ++w.proofs;
           w.last_done = now;
-          if (!is_winning(e)) w.porep_s.push_back(s);
+          if (!is_winning(e)) {
+            w.porep_s.push_back(s);
+            porep_proofs.emplace_back(it->second.start, now);
+          }
           if (is_winning(e)) {
             ++d.winning;
             d.winning_s += s;
@@ -461,6 +466,20 @@ int bench_engine(const EngineBenchArgs& args) {
   const double loaded_s =
       args.jobs >= 3 ? seconds_between(finished.front(), finished[finished.size() - 2]) / (args.jobs - 2) : 0;
   const double partitions_per_min = wall_s > 0 ? double(porep_partitions_proved) * 60 / wall_s : 0;
+  // The steady rate (engine/steady_rate.hpp): each proof counted for its share of time between the
+  // first job's end and the last proof's start. Unlike job ends, it does not swing with which
+  // worker proved a job's last partitions.
+  std::vector<engine::ProofSpan> spans;
+  for (const auto& [start, end] : observed->porep_proofs)
+    spans.push_back({seconds_between(t0, start), seconds_between(t0, end)});
+  // 0: no steady window (fewer than two jobs, or every proof had started by the first job's end).
+  double steady_rate = 0, steady_window_s = 0;
+  if (args.jobs >= 2)
+    if (const auto w = engine::steady_window(spans, seconds_between(t0, finished.front())))
+      if (const auto r = engine::steady_seconds_per_proof(spans, w->from, w->to)) {
+        steady_rate = *r;
+        steady_window_s = w->to - w->from;
+      }
 
   // ---------------------------------------------------------------- report
   std::string device_list;
@@ -488,6 +507,9 @@ int bench_engine(const EngineBenchArgs& args) {
   if (args.jobs >= 3) std::printf("; each with a job behind it: %.3f s", loaded_s);
   if (args.jobs >= 2) std::printf(")");
   std::printf("\n");
+  if (steady_rate > 0)
+    std::printf("%-16s %.3f s a partition, %.3f s per job (over %.1f s from the first job's end)\n",
+                "steady rate", steady_rate, steady_rate * partitions_per_job, steady_window_s);
   std::printf("%-16s queue %.1f s, params %.1f s, synthesis %.1f s, gpu %.1f s, verify %.1f s (summed)\n",
               "porep stages", porep_timings.queue_wait_ms / 1e3, porep_timings.param_load_ms / 1e3,
               porep_timings.synthesis_ms / 1e3, porep_timings.gpu_ms / 1e3, porep_timings.verify_ms / 1e3);
@@ -613,6 +635,10 @@ int bench_engine(const EngineBenchArgs& args) {
       {"seconds_per_job", per_job_s},
       {"steady_seconds_per_job", args.jobs >= 2 ? nlohmann::json(steady_s) : nlohmann::json(nullptr)},
       {"loaded_seconds_per_job", args.jobs >= 3 ? nlohmann::json(loaded_s) : nlohmann::json(nullptr)},
+      {"steady_seconds_per_partition",
+       steady_rate > 0 ? nlohmann::json(steady_rate) : nlohmann::json(nullptr)},
+      {"steady_rate_seconds_per_job",
+       steady_rate > 0 ? nlohmann::json(steady_rate * partitions_per_job) : nlohmann::json(nullptr)},
       {"per_device", per_device},
       {"buffer_sets",
        {{"made", status.buffer_sets_made},
@@ -695,10 +721,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
                   "additions)")
       ->check(CLI::Range(0.01, 100.0))
       ->capture_default_str();
-  cmd->add_flag("--lead-worker,!--even-workers", args->lead_worker,
+  cmd->add_flag("--lead-worker", args->lead_worker,
                 "cuda: each device's first worker runs its streams at raised priority and the others fill "
-                "the SMs it leaves (--even-workers: all at one priority)")
-      ->capture_default_str();
+                "the SMs it leaves");
   cmd->add_option(
          "--express-workers-per-gpu", args->express_workers_per_gpu,
          "Device workers per device for HIGH and CRITICAL partitions of at most 2^24 (the WinningPoSt jobs)")

@@ -55,10 +55,10 @@ struct CudaDeviceOptions {
   // The MSM window model's per-bucket weight (cuda::CudaBackendOptions::window_bucket_cost).
   double window_bucket_cost = 1.0;
   // Each device's first ordinary worker runs its streams at raised priority, the others at normal
-  // (express workers at high either way). Two proofs whose kernels share the SMs evenly run
-  // slower together than one that goes first with the other filling the SMs it leaves (its host
-  // waits, its kernels' tails): docs/BENCHMARKS.md, "Fourteenth session".
-  bool lead_worker = true;
+  // (express workers at high either way), so one proof goes first and the others fill the SMs it
+  // leaves. Off by default: on the 2^27 job it moved the steady rate by nothing measurable while
+  // each filler proof took 8–11 s (docs/BENCHMARKS.md, "Fourteenth session").
+  bool lead_worker = false;
   // With a shared store, the share of a worker's budget its MSM work area may take
   // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h.
   double resident_fraction = 0.5;

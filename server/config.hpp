@@ -64,7 +64,7 @@ struct DaemonConfig {
   bool blocking_sync = false;
   // cuda: each device's first worker runs its streams at raised priority and the others fill the SMs
   // it leaves (engine::CudaDeviceOptions::lead_worker).
-  bool lead_worker = true;
+  bool lead_worker = false;
   std::vector<DeviceConfig> devices{DeviceConfig{}};
 
   // [params]

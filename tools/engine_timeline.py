@@ -2,7 +2,11 @@
 """Each partition's path through the engine, from a `cuzk bench engine --verbose` log (plain or
 .gz): when its synthesis waited for the host budget, ran, how long it queued for a device worker,
 and its proof; then the intervals between job ends (the last one is short: that job's last proofs
-have the device to themselves).
+have the device to themselves), and the steady rate: PoRep proofs ended between the first job's end
+and the last proof's start (while every device worker had work), each proof counted for the share
+of its time inside that window, per second of it. Where
+one device worker's proofs take much longer than another's (the lead worker), job ends come
+unevenly and the rate is the steadier figure.
 Run: python3 tools/engine_timeline.py engine.log[.gz]"""
 import collections
 import gzip
@@ -61,6 +65,16 @@ def main(argv):
         gaps = [b - a for a, b in zip(ends, ends[1:])]
         print("intervals between job ends: " + ", ".join(f"{g:.2f}" for g in gaps) + " s")
         print(f"mean {sum(gaps) / len(gaps):.3f} s; without the last {sum(gaps[:-1]) / max(1, len(gaps) - 1):.3f} s")
+    porep = [p for (job, _), p in parts.items() if kinds.get(job) != "winning_post" and "proved" in p]
+    if ends and porep:
+        first_end, last_start = ends[0], max(p["prove"] for p in porep)
+        # Each proof's work counted as spread evenly over its time on the device, so that a long
+        # proof (the filling worker's) counts for the part of it inside the window.
+        work = sum(max(0.0, min(p["proved"], last_start) - max(p["prove"], first_end)) / (p["proved"] - p["prove"])
+                   for p in porep if p["proved"] > p["prove"])
+        if work > 0 and last_start > first_end:
+            window = last_start - first_end
+            print(f"steady rate: {work:.1f} PoRep proofs' work in {window:.2f} s, {window / work:.3f} s a partition")
 
 
 if __name__ == "__main__":

@@ -47,14 +47,15 @@ TEST(GpuEngine, ADeviceBudgetIsSplitIntoSharedBasesAndWorkerShares) {
   EXPECT_EQ(split_device_budget(140 * gib, o.workers, o).shared_bases, 0u);
 }
 
-// Express workers above all, then each device's first ordinary worker when lead_worker is on (the
-// default), the other ordinary workers below it; with lead_worker off every ordinary worker alike.
+// Express workers above all, then each device's first ordinary worker when lead_worker is on, the
+// other ordinary workers below it; with lead_worker off (the default) every ordinary worker alike.
 TEST(GpuEngine, TheFirstOrdinaryWorkerLeadsAndExpressWorkersStayAbove) {
   CudaDeviceOptions o;
+  EXPECT_FALSE(o.lead_worker);
+  o.lead_worker = true;
   DeviceDescriptor d;
   d.workers = 3;
   d.express_workers = 1;
-  EXPECT_TRUE(o.lead_worker);
   EXPECT_EQ(worker_role(d, 0, o), WorkerRole::lead);
   EXPECT_EQ(worker_role(d, 1, o), WorkerRole::ordinary);
   EXPECT_EQ(worker_role(d, 2, o), WorkerRole::ordinary);

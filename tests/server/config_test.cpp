@@ -47,7 +47,7 @@ shared_bases_fraction = 0.5
 express_workers = 2
 express_max_log_domain = 23
 blocking_sync = true
-lead_worker = false
+lead_worker = true
 [[devices.device]]
 index = 0
 vram_budget = "20G"
@@ -78,7 +78,7 @@ preload = ["/a.params", "/b.params"]
   EXPECT_EQ(c.express_workers, 2u);
   EXPECT_EQ(c.express_max_log_domain, 23u);
   EXPECT_TRUE(c.blocking_sync);
-  EXPECT_FALSE(c.lead_worker);
+  EXPECT_TRUE(c.lead_worker);
   ASSERT_EQ(c.devices.size(), 2u);
   EXPECT_EQ(c.devices[0].vram_budget, uint64_t(20) << 30);
   EXPECT_EQ(c.devices[0].workers, 2u);
