@@ -95,7 +95,7 @@ struct Observed {
   // proof's end to its next proof's start: what the pipeline left it idle).
   struct WorkerCounters {
     uint64_t proofs = 0;
-    std::vector<double> porep_s;
+    std::vector<std::pair<Clock::time_point, Clock::time_point>> porep;  // each PoRep proof's start, end
     double idle_s = 0;
     std::optional<Clock::time_point> last_done;
   };
@@ -114,7 +114,6 @@ struct Observed {
   uint64_t retries = 0, failures = 0;
   std::vector<std::string> retry_details, failure_details;
   std::map<JobId, Clock::time_point> porep_finished;
-  std::vector<std::pair<Clock::time_point, Clock::time_point>> porep_proofs;  // each proof's start, end
 
   static bool is_winning(const EngineEvent& e) { return e.priority == engine::Priority::critical; }
 
@@ -136,10 +135,7 @@ struct Observed {
           auto& w = workers[{it->second.device, it->second.worker}];
           ++w.proofs;
           w.last_done = now;
-          if (!is_winning(e)) {
-            w.porep_s.push_back(s);
-            porep_proofs.emplace_back(it->second.start, now);
-          }
+          if (!is_winning(e)) w.porep.emplace_back(it->second.start, now);
           if (is_winning(e)) {
             ++d.winning;
             d.winning_s += s;
@@ -470,8 +466,9 @@ int bench_engine(const EngineBenchArgs& args) {
   // first job's end and the last proof's start. Unlike job ends, it does not swing with which
   // worker proved a job's last partitions.
   std::vector<engine::ProofSpan> spans;
-  for (const auto& [start, end] : observed->porep_proofs)
-    spans.push_back({seconds_between(t0, start), seconds_between(t0, end)});
+  for (const auto& [key, w] : observed->workers)
+    for (const auto& [start, end] : w.porep)
+      spans.push_back({seconds_between(t0, start), seconds_between(t0, end)});
   // 0: no steady window (fewer than two jobs, or every proof had started by the first job's end).
   double steady_rate = 0, steady_window_s = 0;
   if (args.jobs >= 2)
@@ -553,15 +550,16 @@ int bench_engine(const EngineBenchArgs& args) {
     nlohmann::json worker_detail = nlohmann::json::array();
     for (const auto& [key, w] : observed->workers) {
       if (key.first != int(d.index)) continue;
-      const double median = w.porep_s.empty() ? 0.0 : median_of(w.porep_s);
-      const std::string porep = w.porep_s.empty()
-                                    ? "no PoRep"
-                                    : std::to_string(w.porep_s.size()) + " PoRep, median " + fmt_s(median);
+      std::vector<double> porep_s;
+      for (const auto& [start, end] : w.porep) porep_s.push_back(seconds_between(start, end));
+      const double median = porep_s.empty() ? 0.0 : median_of(porep_s);
+      const std::string porep =
+          porep_s.empty() ? "no PoRep" : std::to_string(porep_s.size()) + " PoRep, median " + fmt_s(median);
       std::printf("         worker %d: %llu proofs (%s), idle between proofs %.2f s\n", key.second,
                   (unsigned long long)w.proofs, porep.c_str(), w.idle_s);
       worker_detail.push_back({{"worker", key.second},
                                {"proofs", w.proofs},
-                               {"porep_proofs", w.porep_s.size()},
+                               {"porep_proofs", porep_s.size()},
                                {"porep_median_s", median},
                                {"idle_s", w.idle_s}});
     }

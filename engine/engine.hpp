@@ -91,10 +91,10 @@ struct EngineConfig {
   // Hand a partition's pooled buffer set back as soon as its prover has read it for the last time
   // (on a GPU: the H stage done and the witness copied, seconds before the MSMs end) instead of at
   // the end of its proof, so the next synthesis need not wait for the proof. Off by default: on the
-  // H200 with two workers (docs/BENCHMARKS.md, thirteenth session) partitions then came early
-  // enough for both workers to start their proofs together, their H stages contended for the
-  // PCIe link at once, and the job took 21.2–21.4 s against 20.6 s. Held to the end, the sets pace
-  // the workers half a proof apart.
+  // H200 with two workers it measured slower by job ends (21.2–21.4 s per job against 20.6 s,
+  // thirteenth session), and the one run read by the steady rate since was the fastest of its visit
+  // (2.060 s a partition, with the lead worker; fourteenth session): not settled, see
+  // docs/BENCHMARKS.md.
   bool release_inputs_early = false;
 
   DeviceSet devices;  // devices, their workers' backend factory and the memory planner
