@@ -343,21 +343,18 @@ struct CudaBackend::Impl {
     if (!ntt) return ntt.error();
     // The inverse transforms skip their n^-1, a multiplication per element each (2^27 at a time):
     // before a coset forward it is folded into the forward coset table, and the coset inverse and
-    // c's inverse (bellman's H) leave it to z, which the pointwise pass before or after applies.
+    // c's inverse (bellman's H) leave it to z. Bellman divides by Z(g·ω^j) = g^n − 1 on the coset
+    // (times n^-1 here); z is folded into the inverse coset table and c's inverse. snarkjs does
+    // not divide, and has no coset inverse.
     const Fr n_inv = Fr::from_u64(uint64_t(n)).inverse();
     const Fr shift = ntt->default_coset_shift(log_n);
-    auto coset = ntt->coset_powers(s, log_n, shift, &cache, NttCosetFactors{n_inv, Fr::one()});
-    if (!coset) return coset.error();
-    // Bellman divides by Z(g·ω^j) = g^n − 1 on the coset (times n^-1 here: the coset inverse after
-    // it is unscaled); snarkjs does not divide, and has no coset inverse.
     const Fr z = rq.mode == HMode::divide_by_z_on_coset
                      ? (shift.pow(uint64_t(n)) - Fr::one()).inverse() * n_inv
                      : Fr::one();
+    auto coset = ntt->coset_powers(s, log_n, shift, &cache, NttCosetFactors{n_inv, z});
+    if (!coset) return coset.error();
     // Domain evaluations → coefficients (bit-reversed, times n) → coset evaluations (natural).
-    const auto to_coset = [&](Fr* d) -> Status {
-      CUZK_TRY_STATUS(ntt->inverse_unscaled(s, d, log_n, NttOrder::natural, NttOrder::bit_reversed));
-      return ntt->coset_forward(s, d, *coset, NttOrder::bit_reversed, NttOrder::natural);
-    };
+    const auto to_coset = [&](Fr* d) { return ntt->to_coset(s, d, *coset); };
 
     // Every buffer is taken before anything is queued (a new block's cudaMalloc may wait for the
     // device) and given back to the cache at the end: the first plan.borrowed vectors are slices of
@@ -436,12 +433,12 @@ struct CudaBackend::Impl {
       if (rq.mode == HMode::divide_by_z_on_coset) {
         // Six transforms instead of seven. The coset inverse is linear and undoes the coset
         // forward, so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c): c needs only its
-        // inverse, never the coset. Both come out bit-reversed (no permutation pass), are
-        // subtracted and scaled by z there, and one reversal puts h in natural order.
-        CUZK_TRY_STATUS(mul_sub_scale(s, *a, *b, nullptr, Fr::one(), n));
-        CUZK_TRY_STATUS(ntt->coset_inverse(s, *a, *coset, NttOrder::natural, NttOrder::bit_reversed));
-        CUZK_TRY_STATUS(ntt->inverse_unscaled(s, *c, log_n, NttOrder::natural, NttOrder::bit_reversed));
-        CUZK_TRY_STATUS(mul_sub_scale(s, *a, nullptr, *c, z, n));
+        // inverse, never the coset. c's goes first (times z), so that the coset inverse reads
+        // b in its first pass and subtracts c in its last: both bit-reversed (no permutation
+        // pass), and one reversal puts h in natural order.
+        CUZK_TRY_STATUS(ntt->inverse_scaled(s, *c, log_n, z, NttOrder::natural, NttOrder::bit_reversed));
+        CUZK_TRY_STATUS(
+            ntt->coset_inverse_of_product(s, *a, *b, *c, *coset, NttOrder::natural, NttOrder::bit_reversed));
         CUZK_TRY_STATUS(bit_reverse(s, *a, log_n));
         CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
         return deliver_h(rq, *a, keep ? &owned.front() : nullptr);
@@ -473,7 +470,8 @@ struct CudaBackend::Impl {
         const size_t len = std::min(chunk, n - off);
         CUZK_TRY_STATUS(up(sb->data(), rq.b.data() + off, len * sizeof(Fr)));
         CUZK_TRY_STATUS(up(sc->data(), host_c.data() + off, len * sizeof(Fr)));
-        CUZK_TRY_STATUS(mul_sub_scale(s, *a + off, sb->data(), sc->data(), z, len));
+        // z waits in the coset inverse's table (bellman); snarkjs's is 1.
+        CUZK_TRY_STATUS(mul_sub_scale(s, *a + off, sb->data(), sc->data(), Fr::one(), len));
       }
     }
     if (rq.mode == HMode::divide_by_z_on_coset)

@@ -300,6 +300,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   };
   Sorted sorted;
 
+  Status clear_buckets(const Stream& s);
   Status item_offsets(const Stream& s);
   Status accumulate(const Stream& s, uint32_t items, const uint32_t* ids, const uint32_t* vals,
                     const Affine* bases);
@@ -455,15 +456,24 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
   return Status::Ok();
 }
 
+// Every bucket of the layout set to infinity.
+template <class Affine>
+Status Msm<Affine>::State::clear_buckets(const Stream& s) {
+  using namespace msm_detail;
+  fill_infinity_kernel<Xyzz>
+      <<<grid_for(size_t(L.KZ) * (sizeof(Xyzz) / 16), 256), 256, 0, s.get()>>>(buckets.data(), L.KZ);
+  return check_launch("msm fill_infinity_kernel");
+}
+
 // Round 1's items from the bucket offsets: counts[k] = the items of bucket k (runs of at most
 // L.run entries), off_items[0] = their exclusive sum (item numbers; the total at KZ).
 template <class Affine>
 Status Msm<Affine>::State::item_offsets(const Stream& s) {
   using namespace msm_detail;
   const uint32_t KZ = L.KZ;
-  item_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run,
-                                                                         counts.data());
-  CUZK_TRY_STATUS(check_launch("msm item_counts_kernel"));
+  segment_items_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run, 1,
+                                                                           counts.data());
+  CUZK_TRY_STATUS(check_launch("msm segment_items_kernel"));
   size_t tmp = cub_tmp.size();
   return check(
       cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(), off_items[0].data(), KZ + 1, s.get()),
@@ -580,9 +590,9 @@ Status Msm<Affine>::State::rounds(const Stream& s, uint32_t most) {
   CUZK_TRY_STATUS(mark(7, s));
   int cur = 0;
   while (most > 1) {
-    round_counts_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ,
-                                                                            kPartialRun, counts.data());
-    CUZK_TRY_STATUS(check_launch("msm round_counts_kernel"));
+    segment_items_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_items[cur].data(), KZ,
+                                                                             kPartialRun, 2, counts.data());
+    CUZK_TRY_STATUS(check_launch("msm segment_items_kernel"));
     size_t tmp = cub_tmp.size();
     CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, counts.data(),
                                                         off_items[1 - cur].data(), KZ + 1, s.get()),
@@ -740,9 +750,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
                                                         word_rank.data(), uint32_t(words), s.get()),
                           "cub::DeviceScan::ExclusiveSum (density)"));
   }
-  fill_infinity_kernel<Xyzz>
-      <<<grid_for(L.KZ * (sizeof(Xyzz) / 16), 256), 256, 0, s.get()>>>(buckets.data(), L.KZ);
-  CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
+  CUZK_TRY_STATUS(clear_buckets(s));
 
   const bool stage_scalars = where == Memory::host;
   const bool staging = stage_scalars || streamed;
@@ -837,10 +845,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
   timings = MsmTimings{};
   workspace->touch();
   sorted = Sorted{};
-  const uint32_t KZ = L.KZ;
-  fill_infinity_kernel<Xyzz>
-      <<<grid_for(size_t(KZ) * (sizeof(Xyzz) / 16), 256), 256, 0, s.get()>>>(buckets.data(), KZ);
-  CUZK_TRY_STATUS(check_launch("msm fill_infinity_kernel"));
+  CUZK_TRY_STATUS(clear_buckets(s));
   CUZK_TRY_STATUS(item_offsets(s));
   CUZK_TRY_STATUS(mark(3, s));
   CUZK_TRY_STATUS(accumulate(s, src.items, src.ids, src.vals, bases_dev));

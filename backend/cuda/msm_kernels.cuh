@@ -224,23 +224,17 @@ static __global__ void fill_offsets_kernel(const uint32_t* __restrict__ keys, ui
   off[k] = lo;
 }
 
-// counts[k] = ceil(len of segment k / L) items, counts[KZ] = 0 (the scan then puts the total there).
-static __global__ void item_counts_kernel(const uint32_t* __restrict__ off, uint32_t KZ, uint32_t L,
-                                          uint32_t* __restrict__ counts) {
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k > KZ) return;
-  counts[k] = k == KZ ? 0 : (off[k + 1] - off[k] + L - 1) / L;
-}
-
-// The items of bucket k in the next round of partial sums: ceil(n / L) of its n partial sums when it
-// has two or more. A bucket whose last round made one item has its sum in buckets[k] already, so it
-// takes none; counts[KZ] = 0 (the scan then puts the total there).
-static __global__ void round_counts_kernel(const uint32_t* __restrict__ off, uint32_t KZ, uint32_t L,
-                                           uint32_t* __restrict__ counts) {
+// counts[k] = the items of segment k (n entries between off[k] and off[k + 1]) in a round of runs
+// of at most L: ceil(n / L), or none when n < min_len. Round 1 counts every bucket (min_len 1); a
+// later round of partial sums takes only the buckets with two or more, since one whose last round
+// made one item has its sum in buckets[k] already (min_len 2). counts[KZ] = 0 (the scan then puts
+// the total there).
+static __global__ void segment_items_kernel(const uint32_t* __restrict__ off, uint32_t KZ, uint32_t L,
+                                            uint32_t min_len, uint32_t* __restrict__ counts) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k > KZ) return;
   const uint32_t n = k == KZ ? 0 : off[k + 1] - off[k];
-  counts[k] = n < 2 ? 0 : (n + L - 1) / L;
+  counts[k] = n < min_len ? 0 : (n + L - 1) / L;
 }
 
 // Largest k with a[k] <= q, over a nondecreasing a[0..n) with a[0] <= q.

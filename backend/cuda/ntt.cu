@@ -7,7 +7,9 @@
 // reads runs of 2^c · 32 contiguous bytes). DIF passes go from the top bits down, DIT passes
 // from the bottom up. 2^27 with the default tuning (pass_log 10, coalesce_log 2) is four passes
 // of 7, 7, 7 and 6 stages: smaller blocks keep more of them resident per SM, which measured
-// faster than three passes of 9 although it moves the buffer once more.
+// faster than three passes of 9 although it moves the buffer once more. A pass of fewer bits than
+// the others' blocks (the bottom one, which has no coalesced run) takes the next index bits into
+// its blocks as independent groups, so every pass has blocks of the same size.
 //
 // Twiddles. A stage with half-size h = 2^s multiplies by ω_{2h}^(i mod h) = ω_N^((i mod h)·N/2h),
 // read from one table of ω_N^j, j < N/2, for the plan's largest size N. Direct radix-2 with a
@@ -69,7 +71,9 @@ __device__ __forceinline__ uint32_t reverse_bits(uint32_t x, unsigned bits) {
 enum ScaleMode : int { kNoScale = 0, kConstant = 1, kPowers = 2 };
 
 // Multiplies element e (its logical index: the position, or its bit reversal when the data is in
-// bit-reversed order at that point) by c (kConstant) or by lo[e mod 2^split]·hi[e >> split].
+// bit-reversed order at that point) by c (kConstant) or by lo[e mod 2^split]·hi[e >> split]
+// (kPowers); then, at the element's position i, by mul[i] and less sub[i] where those are given.
+// The vector operands fold the prover's pointwise passes into a transform's first or last pass.
 struct ScaleArgs {
   int mode = kNoScale;
   bool reversed = false;
@@ -77,6 +81,9 @@ struct ScaleArgs {
   Fr c{};
   const Fr* lo = nullptr;
   const Fr* hi = nullptr;
+  const Fr* mul = nullptr;
+  const Fr* sub = nullptr;
+  __host__ __device__ bool active() const { return mode != kNoScale || mul || sub; }
 };
 
 struct PassArgs {
@@ -87,14 +94,21 @@ struct PassArgs {
   unsigned s_lo;    // lowest index bit transformed by this pass
   unsigned k;       // stages in this pass
   unsigned c;       // consecutive low bits per block
+  unsigned g;       // index bits above the pass's stages held by one block (independent groups)
   ScaleArgs pre, post;
+  ScaleArgs mid;  // ntt_roundtrip_kernel only: between its inverse and its forward stages
 };
 
-__device__ __forceinline__ Fr apply_scale(const ScaleArgs& a, const Fr& x, uint32_t pos, unsigned log_n) {
-  if (a.mode == kConstant) return x * a.c;
-  const uint32_t e = a.reversed ? reverse_bits(pos, log_n) : pos;
-  const Fr f = load_fr_ro(a.lo + (e & ((1u << a.split) - 1))) * load_fr_ro(a.hi + (e >> a.split));
-  return x * f;
+__device__ __forceinline__ Fr apply_scale(const ScaleArgs& a, Fr x, uint32_t pos, unsigned log_n) {
+  if (a.mode == kConstant) {
+    x = x * a.c;
+  } else if (a.mode == kPowers) {
+    const uint32_t e = a.reversed ? reverse_bits(pos, log_n) : pos;
+    x = x * (load_fr_ro(a.lo + (e & ((1u << a.split) - 1))) * load_fr_ro(a.hi + (e >> a.split)));
+  }
+  if (a.mul) x = x * load_fr_ro(a.mul + pos);
+  if (a.sub) x = x - load_fr_ro(a.sub + pos);
+  return x;
 }
 
 // One radix-2 butterfly of global stage s on (x, y) = elements i, i + 2^s, where j = i mod 2^s.
@@ -154,47 +168,82 @@ __device__ __forceinline__ void ntt_step(const PassArgs& p, Fr* sh, uint32_t siz
   }
 }
 
-template <bool DIT, bool INV>
-__global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
-  extern __shared__ uint4 smem_raw[];
-  Fr* sh = reinterpret_cast<Fr*>(smem_raw);
-  const unsigned K = p.k + p.c;
-  const uint32_t size = 1u << K;
-  const unsigned low_blocks_log = p.s_lo - p.c;
-  const uint32_t low_block = blockIdx.x & ((1u << low_blocks_log) - 1);
-  const uint32_t high = blockIdx.x >> low_blocks_log;
-  const uint32_t low_base = low_block << p.c;  // index bits below s_lo common to the block
-  const uint32_t base = low_base + (high << (p.s_lo + p.k));
-  const uint32_t cmask = (1u << p.c) - 1;
+// Where a block's elements live: local index li holds global index base + (li & cmask) +
+// ((li >> c) << s_lo). Local bits [c, c + k) are the pass's stage bits and [c + k, c + k + g) the
+// next index bits above them, so a pass of few stages (the bottom one) still fills a block.
+struct BlockLayout {
+  uint32_t size, low_base, base, cmask;
+  __device__ explicit BlockLayout(const PassArgs& p) {
+    size = 1u << (p.k + p.c + p.g);
+    const unsigned low_blocks_log = p.s_lo - p.c;
+    const uint32_t low_block = blockIdx.x & ((1u << low_blocks_log) - 1);
+    const uint32_t high = blockIdx.x >> low_blocks_log;
+    low_base = low_block << p.c;  // index bits below s_lo common to the block
+    base = low_base + (high << (p.s_lo + p.k + p.g));
+    cmask = (1u << p.c) - 1;
+  }
+  __device__ uint32_t global(const PassArgs& p, uint32_t li) const {
+    return base + (li & cmask) + ((li >> p.c) << p.s_lo);
+  }
+};
 
-  for (uint32_t li = threadIdx.x; li < size; li += blockDim.x) {
-    const uint32_t gi = base + (li & cmask) + ((li >> p.c) << p.s_lo);
+__device__ __forceinline__ void load_block(const PassArgs& p, const BlockLayout& b, Fr* sh) {
+  for (uint32_t li = threadIdx.x; li < b.size; li += blockDim.x) {
+    const uint32_t gi = b.global(p, li);
     Fr x = load_fr(p.data + gi);
-    if (p.pre.mode != kNoScale) x = apply_scale(p.pre, x, gi, p.log_n);
+    if (p.pre.active()) x = apply_scale(p.pre, x, gi, p.log_n);
     store_fr(sh + li, x);
   }
   __syncthreads();
+}
 
-  // One stage per barrier. Steps of 2 or 3 stages in registers (ntt_step<2>, <3>: radix-4/8 per
-  // thread) were measured no faster on the H200 (2^27: 41.8 and 47.2 ms against 40.9 ms): the
-  // extra registers cost more occupancy than the saved shared-memory traffic and barriers gain.
-  for (unsigned done = 0; done < p.k; ++done) {
-    ntt_step<1, DIT, INV>(p, sh, size, low_base, cmask, done);
-    __syncthreads();
-  }
-
-  for (uint32_t li = threadIdx.x; li < size; li += blockDim.x) {
-    const uint32_t gi = base + (li & cmask) + ((li >> p.c) << p.s_lo);
+__device__ __forceinline__ void store_block(const PassArgs& p, const BlockLayout& b, const Fr* sh) {
+  for (uint32_t li = threadIdx.x; li < b.size; li += blockDim.x) {
+    const uint32_t gi = b.global(p, li);
     Fr x = load_fr(sh + li);
-    if (p.post.mode != kNoScale) x = apply_scale(p.post, x, gi, p.log_n);
+    if (p.post.active()) x = apply_scale(p.post, x, gi, p.log_n);
     store_fr(p.data + gi, x);
   }
 }
 
-using PassKernel = void (*)(PassArgs);
-PassKernel pass_kernel(bool dit, bool inverse) {
-  if (dit) return inverse ? ntt_pass_kernel<true, true> : ntt_pass_kernel<true, false>;
-  return inverse ? ntt_pass_kernel<false, true> : ntt_pass_kernel<false, false>;
+// One stage per barrier. Steps of 2 or 3 stages in registers (ntt_step<2>, <3>: radix-4/8 per
+// thread) were measured no faster on the H200 (2^27: 41.8 and 47.2 ms against 40.9 ms): the
+// extra registers cost more occupancy than the saved shared-memory traffic and barriers gain.
+template <bool DIT, bool INV>
+__device__ __forceinline__ void run_stages(const PassArgs& p, const BlockLayout& b, Fr* sh) {
+  for (unsigned done = 0; done < p.k; ++done) {
+    ntt_step<1, DIT, INV>(p, sh, b.size, b.low_base, b.cmask, done);
+    __syncthreads();
+  }
+}
+
+template <bool DIT, bool INV>
+__global__ void __launch_bounds__(512) ntt_pass_kernel(const PassArgs p) {
+  extern __shared__ uint4 smem_raw[];
+  Fr* sh = reinterpret_cast<Fr*>(smem_raw);
+  const BlockLayout b(p);
+  load_block(p, b, sh);
+  run_stages<DIT, INV>(p, b, sh);
+  store_block(p, b, sh);
+}
+
+// The last pass of an inverse transform (DIF, natural → bit-reversed) and the first of a forward
+// one (DIT, bit-reversed → natural) over the same index bits, in one visit to the block: the
+// elements stay in shared memory between them, with `mid` (a coset's powers) applied there. It
+// saves a pass over the buffer and a launch for each vector the prover takes to a coset.
+__global__ void __launch_bounds__(512) ntt_roundtrip_kernel(const PassArgs p) {
+  extern __shared__ uint4 smem_raw[];
+  Fr* sh = reinterpret_cast<Fr*>(smem_raw);
+  const BlockLayout b(p);
+  load_block(p, b, sh);
+  run_stages<false, true>(p, b, sh);
+  if (p.mid.active()) {
+    for (uint32_t li = threadIdx.x; li < b.size; li += blockDim.x)
+      store_fr(sh + li, apply_scale(p.mid, load_fr(sh + li), b.global(p, li), p.log_n));
+    __syncthreads();
+  }
+  run_stages<true, false>(p, b, sh);
+  store_block(p, b, sh);
 }
 
 // ------------------------------------------------------------------ helper kernels
@@ -328,6 +377,90 @@ Result<DeviceBuffer<Fr>> device_vector(int device, size_t n, DeviceCache* cache)
   return cache ? cache->take<Fr>(n) : DeviceBuffer<Fr>::alloc(device, n);
 }
 
+// One pass of a transform: index bits [s_lo, s_lo + k) as stages, the c bits below s_lo loaded
+// as runs of consecutive elements, and the g bits above it as independent groups of one block.
+struct Pass {
+  unsigned s_lo, k, c, g;
+};
+enum class PassKind { dif_forward, dif_inverse, dit_forward, dit_inverse, roundtrip };
+
+// The passes of a transform of 2^log_n, top pass first.
+std::vector<Pass> plan_passes(unsigned log_n, const NttTuning& tuning) {
+  // The bottom pass (bits from 0) holds up to pass_log stages, every other pass pass_log − c,
+  // balanced so that no pass is much shorter.
+  const unsigned kmax = tuning.pass_log, c = tuning.coalesce_log;
+  std::vector<unsigned> ks;  // stages per pass, top pass first
+  if (log_n <= kmax) {
+    ks.push_back(log_n);
+  } else {
+    const unsigned upper = (log_n - kmax + (kmax - c) - 1) / (kmax - c);
+    unsigned rem = log_n;
+    for (unsigned i = 0; i < upper; ++i) {
+      const unsigned left = upper + 1 - i;
+      const unsigned want = (rem + left - 1) / left;
+      const unsigned k = want < kmax - c ? want : kmax - c;
+      ks.push_back(k);
+      rem -= k;
+    }
+    ks.push_back(rem);
+  }
+  std::vector<Pass> passes;  // top first
+  unsigned top = log_n, widest = 0;
+  for (unsigned k : ks) {
+    const unsigned s_lo = top - k;
+    passes.push_back({s_lo, k, s_lo >= c ? c : s_lo, 0});
+    widest = std::max(widest, k + passes.back().c);
+    top = s_lo;
+  }
+  // A pass narrower than the widest (the bottom one: 6 stages and no coalesced bits at 2^27, 64
+  // elements) takes the index bits above its stages into its blocks up to the widest's size, so
+  // that its blocks are as large as the others' (visit 56: the one-warp blocks of the 6-stage
+  // pass ran at 48 % of the issue slots against 52 % for the others).
+  for (Pass& ps : passes) ps.g = std::min(log_n - ps.s_lo - ps.k, widest - std::min(widest, ps.k + ps.c));
+  return passes;
+}
+
+PassArgs pass_args(const Fr* tw, unsigned tw_log, Fr* data, unsigned log_n, const Pass& ps,
+                   const ScaleArgs& pre, const ScaleArgs& post, const ScaleArgs& mid) {
+  return PassArgs{data, tw, tw_log, log_n, ps.s_lo, ps.k, ps.c, ps.g, pre, post, mid};
+}
+
+// One pass over data[0, 2^a.log_n) as `kind`, with a.s_lo, a.k, a.c, a.g the pass's.
+Status launch_pass(const Stream& s, const PassArgs& a, PassKind kind, unsigned max_threads) {
+  const unsigned K = a.k + a.c + a.g;
+  const uint32_t elems = 1u << K;
+  const uint32_t groups = std::max<uint32_t>(1, elems >> 1);  // butterflies per stage
+  const unsigned threads = std::min<uint32_t>(groups, max_threads);
+  const unsigned blocks = unsigned((uint64_t(1) << a.log_n) >> K);
+  const size_t smem = size_t(elems) * sizeof(Fr);
+  switch (kind) {
+    case PassKind::dif_forward:
+      ntt_pass_kernel<false, false><<<blocks, threads, smem, s.get()>>>(a);
+      break;
+    case PassKind::dif_inverse:
+      ntt_pass_kernel<false, true><<<blocks, threads, smem, s.get()>>>(a);
+      break;
+    case PassKind::dit_forward:
+      ntt_pass_kernel<true, false><<<blocks, threads, smem, s.get()>>>(a);
+      break;
+    case PassKind::dit_inverse:
+      ntt_pass_kernel<true, true><<<blocks, threads, smem, s.get()>>>(a);
+      break;
+    case PassKind::roundtrip:
+      ntt_roundtrip_kernel<<<blocks, threads, smem, s.get()>>>(a);
+      break;
+  }
+  return check_launch(kind == PassKind::roundtrip ? "ntt_roundtrip_kernel" : "ntt_pass_kernel");
+}
+
+// data[0] (one element, for which every transform is the identity) ← data[0]·factor·mul[0] − sub[0].
+Status pointwise_one(const Stream& s, Fr* data, const Fr& factor, const Fr* mul, const Fr* sub) {
+  if (!factor.is_one()) CUZK_TRY_STATUS(scale(s, data, factor, 1));
+  if (mul) CUZK_TRY_STATUS(mul_sub_scale(s, data, mul, nullptr, Fr::one(), 1));
+  if (sub) CUZK_TRY_STATUS(mul_sub_scale(s, data, nullptr, sub, Fr::one(), 1));
+  return Status::Ok();
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ plan
@@ -359,7 +492,8 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
                       std::to_string(shared_bytes(tuning.pass_log)) +
                       " bytes of shared memory; the device allows " + std::to_string(smem_limit));
   for (const void* k : {(const void*)ntt_pass_kernel<false, false>, (const void*)ntt_pass_kernel<false, true>,
-                        (const void*)ntt_pass_kernel<true, false>, (const void*)ntt_pass_kernel<true, true>})
+                        (const void*)ntt_pass_kernel<true, false>, (const void*)ntt_pass_kernel<true, true>,
+                        (const void*)ntt_roundtrip_kernel})
     CUZK_TRY_STATUS(check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit),
                           "cudaFuncSetAttribute(ntt_pass_kernel)"));
 
@@ -417,14 +551,19 @@ Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, co
   return Result<NttCosetPowers>(std::move(cp));
 }
 
-Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
-                          const NttCosetPowers* coset, bool scale_inverse) const {
+Status NttPlan::check_call(const Stream& s, const Fr* data, unsigned log_n) const {
   if (log_n > max_log_size_)
     return make_error("NTT of 2^" + std::to_string(log_n) + " on a plan of 2^" +
                       std::to_string(max_log_size_));
   if (s.device() != device()) return make_error("NTT: the stream's device is not the plan's");
   if (data == nullptr) return make_error("NTT: null data");
-  if (log_n == 0) return Status::Ok();  // every transform of one element is the identity
+  return Status::Ok();
+}
+
+Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
+                          const NttCosetPowers* coset, const Fr& inverse_factor, const Fr* pre_mul,
+                          const Fr* post_sub) const {
+  CUZK_TRY_STATUS(check_call(s, data, log_n));
   auto guard = DeviceGuard::enter(s.device());
   if (!guard) return guard.error();
 
@@ -433,7 +572,6 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
   const bool dit = in == NttOrder::bit_reversed && out == NttOrder::natural;
   const bool rev_before = in == NttOrder::bit_reversed && out == NttOrder::bit_reversed;
   const bool rev_after = in == NttOrder::natural && out == NttOrder::natural;
-  const uint32_t n = 1u << log_n;
   if (rev_before) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));
 
   ScaleArgs pre, post;
@@ -441,77 +579,86 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
     pre = {kPowers, dit, coset->split, Fr::one(), coset->lo.data(), coset->hi.data()};
   } else if (coset && inverse) {
     post = {kPowers, !dit, coset->split, Fr::one(), coset->inv_lo.data(), coset->inv_hi.data()};
-  } else if (inverse && scale_inverse) {
-    post = {kConstant, false, 0, Fr::from_u64(n).inverse(), nullptr, nullptr};
+  } else if (inverse && !inverse_factor.is_one()) {
+    post = {kConstant, false, 0, inverse_factor, nullptr, nullptr};
   }
+  pre.mul = pre_mul;
+  post.sub = post_sub;
 
-  // Split the log_n stages into passes: the bottom pass (bits from 0) holds up to pass_log
-  // stages, every other pass pass_log − c, balanced so that no pass is much shorter.
-  const unsigned kmax = tuning_.pass_log, c = tuning_.coalesce_log;
-  std::vector<unsigned> ks;  // stages per pass, top pass first
-  if (log_n <= kmax) {
-    ks.push_back(log_n);
-  } else {
-    const unsigned upper = (log_n - kmax + (kmax - c) - 1) / (kmax - c);
-    unsigned rem = log_n;
-    for (unsigned i = 0; i < upper; ++i) {
-      const unsigned left = upper + 1 - i;
-      const unsigned want = (rem + left - 1) / left;
-      const unsigned k = want < kmax - c ? want : kmax - c;
-      ks.push_back(k);
-      rem -= k;
-    }
-    ks.push_back(rem);
+  if (log_n == 0) {  // one element: the transform is the identity, its scaling is not
+    const Fr f = !coset ? (inverse ? inverse_factor : Fr::one())
+                        : (inverse ? coset->inverse_factor : coset->forward_factor);
+    return pointwise_one(s, data, f, pre_mul, post_sub);
   }
-  struct Pass {
-    unsigned s_lo, k, c;
-  };
-  std::vector<Pass> passes;  // top first
-  unsigned top = log_n;
-  for (unsigned k : ks) {
-    const unsigned s_lo = top - k;
-    passes.push_back({s_lo, k, s_lo >= c ? c : s_lo});
-    top = s_lo;
-  }
+  std::vector<Pass> passes = plan_passes(log_n, tuning_);
   if (dit) std::reverse(passes.begin(), passes.end());
-
-  const unsigned tw_log = max_log_size_ - 1;
-  for (size_t i = 0; i < passes.size(); ++i) {
-    const Pass& ps = passes[i];
-    PassArgs a{data, twiddles_.data(), tw_log, log_n, ps.s_lo, ps.k, ps.c, {}, {}};
-    if (i == 0) a.pre = pre;
-    if (i + 1 == passes.size()) a.post = post;
-    const unsigned K = ps.k + ps.c;
-    const uint32_t elems = 1u << K;
-    const uint32_t groups = std::max<uint32_t>(1, elems >> 1);  // butterflies per stage
-    const unsigned threads = std::min<uint32_t>(groups, tuning_.threads);
-    const unsigned blocks = n >> K;
-    const size_t smem = size_t(elems) * sizeof(Fr);
-    pass_kernel(dit, inverse)<<<blocks, threads, smem, s.get()>>>(a);
-    CUZK_TRY_STATUS(check_launch("ntt_pass_kernel"));
-  }
+  const PassKind kind = dit ? (inverse ? PassKind::dit_inverse : PassKind::dit_forward)
+                            : (inverse ? PassKind::dif_inverse : PassKind::dif_forward);
+  for (size_t i = 0; i < passes.size(); ++i)
+    CUZK_TRY_STATUS(
+        launch_pass(s,
+                    pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, passes[i],
+                              i == 0 ? pre : ScaleArgs{}, i + 1 == passes.size() ? post : ScaleArgs{}, {}),
+                    kind, tuning_.threads));
   if (rev_after) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));
   return Status::Ok();
 }
 
+Status NttPlan::to_coset(const Stream& s, Fr* data, const NttCosetPowers& g) const {
+  if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
+  const unsigned log_n = g.log_n;
+  CUZK_TRY_STATUS(check_call(s, data, log_n));
+  auto guard = DeviceGuard::enter(s.device());
+  if (!guard) return guard.error();
+  if (log_n == 0) return pointwise_one(s, data, g.forward_factor, nullptr, nullptr);
+  // Inverse: DIF passes from the top down; forward: DIT passes from the bottom up. The bottom
+  // pass of each is one round trip, with the coset's powers applied between them (the data is
+  // bit-reversed there, so the powers are read at the reversed index).
+  const std::vector<Pass> passes = plan_passes(log_n, tuning_);  // top first
+  const size_t last = passes.size() - 1;
+  const auto run = [&](const Pass& ps, PassKind kind, const ScaleArgs& mid) {
+    return launch_pass(s, pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, ps, {}, {}, mid), kind,
+                       tuning_.threads);
+  };
+  for (size_t i = 0; i < last; ++i) CUZK_TRY_STATUS(run(passes[i], PassKind::dif_inverse, {}));
+  const ScaleArgs mid{kPowers, true, g.split, Fr::one(), g.lo.data(), g.hi.data()};
+  CUZK_TRY_STATUS(run(passes[last], PassKind::roundtrip, mid));
+  for (size_t i = last; i-- > 0;) CUZK_TRY_STATUS(run(passes[i], PassKind::dit_forward, {}));
+  return Status::Ok();
+}
+
 Status NttPlan::forward(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
-  return transform(s, data, log_n, false, in, out, nullptr);
+  return transform(s, data, log_n, false, in, out, nullptr, Fr::one());
 }
 Status NttPlan::inverse(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
-  return transform(s, data, log_n, true, in, out, nullptr);
+  return transform(s, data, log_n, true, in, out, nullptr, Fr::from_u64(uint64_t(1) << log_n).inverse());
 }
 Status NttPlan::inverse_unscaled(const Stream& s, Fr* data, unsigned log_n, NttOrder in, NttOrder out) const {
-  return transform(s, data, log_n, true, in, out, nullptr, false);
+  return transform(s, data, log_n, true, in, out, nullptr, Fr::one());
+}
+Status NttPlan::inverse_scaled(const Stream& s, Fr* data, unsigned log_n, const Fr& factor, NttOrder in,
+                               NttOrder out) const {
+  return transform(s, data, log_n, true, in, out, nullptr, factor);
 }
 Status NttPlan::coset_forward(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in,
                               NttOrder out) const {
   if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
-  return transform(s, data, g.log_n, false, in, out, &g);
+  return transform(s, data, g.log_n, false, in, out, &g, Fr::one());
 }
 Status NttPlan::coset_inverse(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in,
                               NttOrder out) const {
   if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
-  return transform(s, data, g.log_n, true, in, out, &g);
+  return transform(s, data, g.log_n, true, in, out, &g, Fr::one());
+}
+Status NttPlan::coset_inverse_of_product(const Stream& s, Fr* data, const Fr* b, const Fr* sub,
+                                         const NttCosetPowers& g, NttOrder in, NttOrder out) const {
+  if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
+  if (b == nullptr) return make_error("NTT: coset_inverse_of_product needs b");
+  // b is read in the first pass and sub in the last, at the data's own positions there: a bit
+  // reversal before or after would put them in the other order.
+  if (in == out)
+    return make_error("NTT: coset_inverse_of_product takes no reversal (in and out orders must differ)");
+  return transform(s, data, g.log_n, true, in, out, &g, Fr::one(), b, sub);
 }
 
 // ------------------------------------------------------------------ free functions

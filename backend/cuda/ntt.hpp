@@ -114,20 +114,38 @@ class NttPlan {
   Status inverse(const Stream& s, Fr* data, unsigned log_n, NttOrder in = NttOrder::natural,
                  NttOrder out = NttOrder::natural) const;
   //   inverse_unscaled: n·inverse, a ← (Σ_i a_i ω^{-ij})_j (the caller folds n^-1 in elsewhere)
+  //   inverse_scaled:   a ← (factor·Σ_i a_i ω^{-ij})_j (the factor in the last pass's stores)
   Status inverse_unscaled(const Stream& s, Fr* data, unsigned log_n, NttOrder in = NttOrder::natural,
                           NttOrder out = NttOrder::natural) const;
+  Status inverse_scaled(const Stream& s, Fr* data, unsigned log_n, const Fr& factor,
+                        NttOrder in = NttOrder::natural, NttOrder out = NttOrder::natural) const;
   Status coset_forward(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in = NttOrder::natural,
                        NttOrder out = NttOrder::natural) const;
   Status coset_inverse(const Stream& s, Fr* data, const NttCosetPowers& g, NttOrder in = NttOrder::natural,
                        NttOrder out = NttOrder::natural) const;
+
+  // The prover's H stage, with its pointwise passes folded into the transforms' first and last
+  // passes (each such pass over a 2^27 vector moves 12 GiB):
+  //   to_coset:                 inverse_unscaled (natural → bit-reversed), then coset_forward
+  //                             (→ natural); the inverse's last pass and the forward's first,
+  //                             over the same index bits, run as one kernel.
+  //   coset_inverse_of_product: data ← coset_inverse(data∘b) − sub, b in data's input order, sub
+  //                             (null: zeros) in its output order, which must differ (no reversal).
+  Status to_coset(const Stream& s, Fr* data, const NttCosetPowers& g) const;
+  Status coset_inverse_of_product(const Stream& s, Fr* data, const Fr* b, const Fr* sub,
+                                  const NttCosetPowers& g, NttOrder in, NttOrder out) const;
 
   NttPlan(NttPlan&&) noexcept = default;
   NttPlan& operator=(NttPlan&&) noexcept = default;
 
  private:
   NttPlan() = default;
+  Status check_call(const Stream& s, const Fr* data, unsigned log_n) const;
+  // inverse_factor: the plain inverse's scaling (ignored with a coset, whose tables carry it);
+  // pre_mul: data∘pre_mul before the first pass; post_sub: data − post_sub after the last.
   Status transform(const Stream& s, Fr* data, unsigned log_n, bool inverse, NttOrder in, NttOrder out,
-                   const NttCosetPowers* coset, bool scale_inverse = true) const;
+                   const NttCosetPowers* coset, const Fr& inverse_factor, const Fr* pre_mul = nullptr,
+                   const Fr* post_sub = nullptr) const;
 
   unsigned max_log_size_ = 0;
   RootConvention convention_ = RootConvention::bellman;

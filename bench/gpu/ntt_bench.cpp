@@ -117,10 +117,17 @@ int main(int argc, char** argv) {
   const unsigned max_log = std::max(*std::max_element(sizes.begin(), sizes.end()), sweep);
   auto buf = DeviceBuffer<Fr>::alloc(device, size_t(1) << max_log);
   if (!buf) return fail(buf.message());
+  // Operands of the H stage's fused forms (b, and c to subtract).
+  auto opb = DeviceBuffer<Fr>::alloc(device, size_t(1) << max_log);
+  if (!opb) return fail(opb.message());
+  auto opc = DeviceBuffer<Fr>::alloc(device, size_t(1) << max_log);
+  if (!opc) return fail(opc.message());
   {
     std::vector<Fr> h(size_t(1) << max_log);
     fill_random(h, 12345);
     TRY(buf->upload(h.data(), h.size(), *s));
+    TRY(opb->upload(h.data(), h.size(), *s));
+    TRY(opc->upload(h.data(), h.size(), *s));
   }
   const auto N = NttOrder::natural, R = NttOrder::bit_reversed;
 
@@ -181,6 +188,14 @@ int main(int argc, char** argv) {
           {"coset inv N->R", [&] { return plan->coset_inverse(*s, d, *coset, N, R); }},
           {"coset inv N->N", [&] { return plan->coset_inverse(*s, d, *coset, N, N); }},
           {"bit_reverse", [&] { return bit_reverse(*s, d, lg); }},
+          // The H stage: the two transforms to the coset fused at the bottom pass (against
+          // "inverse N->R" + "coset fwd R->N"), and the coset inverse with the product and the
+          // subtraction in its passes (against 2 × "a·b−c" + "coset inv N->R").
+          {"to_coset N->N", [&] { return plan->to_coset(*s, d, *coset); }},
+          {"coset inv of a·b−c",
+           [&] { return plan->coset_inverse_of_product(*s, d, opb->data(), opc->data(), *coset, N, R); }},
+          {"a·b−c",
+           [&] { return mul_sub_scale(*s, d, opb->data(), opc->data(), Fr::one(), size_t(1) << lg); }},
       };
       for (const Case& c : cases) {
         float ms = 0;

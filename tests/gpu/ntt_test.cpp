@@ -283,6 +283,86 @@ TEST_F(Gpu, FactorsFoldIntoTheCosetTablesAndTheUnscaledInverse) {
   }
 }
 
+// The H stage's fused forms against the transforms they replace, on the CPU: to_coset (the
+// unscaled inverse and the coset forward, the two bottom passes one kernel) and
+// coset_inverse_of_product (b multiplied in the first pass, sub taken off in the last), with
+// factors in the coset tables, in both orders, at sizes of one pass, of several and of one
+// element, and under tunings that move the passes (the bottom pass's extra index bits included).
+TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
+  const NttTuning tunings[] = {{}, {8, 3, 64}, {6, 2, 32}, {12, 2, 512}};
+  const auto N = NttOrder::natural, R = NttOrder::bit_reversed;
+  for (RootConvention conv : {RootConvention::bellman, RootConvention::snarkjs}) {
+    for (const NttTuning& tu : tunings) {
+      auto plan = NttPlan::create(stream(), 20, conv, tu);
+      ASSERT_TRUE(plan.ok()) << plan.message();
+      for (unsigned log_n : {0u, 1u, 5u, 6u, 7u, 10u, 11u, 13u, 17u, 20u}) {
+        SCOPED_TRACE(std::string(name(conv)) + " tuning " + std::to_string(tu.pass_log) + "/" +
+                     std::to_string(tu.coalesce_log) + " 2^" + std::to_string(log_n));
+        const size_t n = size_t(1) << log_n;
+        const Fr n_fr = Fr::from_u64(n), f = random_vector(1, rng_)[0], h = random_vector(1, rng_)[0];
+        auto coset = plan->coset_powers(stream(), log_n, plan->default_coset_shift(log_n), nullptr,
+                                        NttCosetFactors{f, h});
+        ASSERT_TRUE(coset.ok()) << coset.message();
+        const std::vector<Fr> x = random_vector(n, rng_), b = random_vector(n, rng_),
+                              sub = random_vector(n, rng_);
+        // The references: n·f·coset_forward(inverse(x)) and n·h·coset_inverse(x∘b) − sub.
+        std::vector<Fr> want_coset = x, want_product(n);
+        for (size_t i = 0; i < n; ++i) want_product[i] = x[i] * b[i];
+        if (log_n > 0) {
+          auto dom = NttDomain::create(log_n, conv);
+          ASSERT_TRUE(dom.ok()) << dom.message();
+          ASSERT_TRUE(dom->inverse(want_coset).ok());
+          ASSERT_TRUE(dom->coset_forward(want_coset).ok());
+          ASSERT_TRUE(dom->coset_inverse(want_product).ok());
+        }
+        for (size_t i = 0; i < n; ++i) {
+          want_coset[i] = want_coset[i] * (n_fr * f);
+          want_product[i] = want_product[i] * (n_fr * h) - sub[i];
+        }
+        EXPECT_EQ(first_mismatch(
+                      on_device(x, log_n, N, N, [&](Fr* d) { return plan->to_coset(stream(), d, *coset); }),
+                      want_coset),
+                  -1)
+            << "to_coset";
+        for (const auto& [in, out] : {std::pair{N, R}, std::pair{R, N}}) {
+          // b in the input's order, sub in the output's.
+          const std::vector<Fr> b_in = in == N ? b : bit_reversed(b, log_n);
+          const std::vector<Fr> sub_out = out == N ? sub : bit_reversed(sub, log_n);
+          auto db = DeviceBuffer<Fr>::alloc(0, n);
+          auto ds = DeviceBuffer<Fr>::alloc(0, n);
+          ASSERT_TRUE(db.ok() && ds.ok());
+          ASSERT_TRUE(db->upload(b_in.data(), n, stream()).ok());
+          ASSERT_TRUE(ds->upload(sub_out.data(), n, stream()).ok());
+          const auto got = on_device(x, log_n, in, out, [&](Fr* d) {
+            return plan->coset_inverse_of_product(stream(), d, db->data(), ds->data(), *coset, in, out);
+          });
+          EXPECT_EQ(first_mismatch(got, want_product), -1)
+              << "coset_inverse_of_product " << name(in) << "->" << name(out);
+          if (log_n == 0) continue;
+          // Without sub, the same less nothing.
+          std::vector<Fr> want_nosub = want_product;
+          for (size_t i = 0; i < n; ++i) want_nosub[i] = want_nosub[i] + sub[i];
+          const auto nosub = on_device(x, log_n, in, out, [&](Fr* d) {
+            return plan->coset_inverse_of_product(stream(), d, db->data(), nullptr, *coset, in, out);
+          });
+          EXPECT_EQ(first_mismatch(nosub, want_nosub), -1) << "coset_inverse_of_product, no sub";
+        }
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  // A reversal would put b or sub in the wrong order: refused, as is a missing b.
+  auto plan = NttPlan::create(stream(), 8, RootConvention::bellman);
+  ASSERT_TRUE(plan.ok());
+  auto coset = plan->coset_powers(stream(), 8);
+  ASSERT_TRUE(coset.ok());
+  auto d = DeviceBuffer<Fr>::alloc(0, 256);
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(plan->coset_inverse_of_product(stream(), d->data(), d->data(), nullptr, *coset, N, N).ok());
+  EXPECT_FALSE(plan->coset_inverse_of_product(stream(), d->data(), d->data(), nullptr, *coset, R, R).ok());
+  EXPECT_FALSE(plan->coset_inverse_of_product(stream(), d->data(), nullptr, nullptr, *coset, N, R).ok());
+}
+
 TEST_F(Gpu, PointwiseKernelsMatchCpu) {
   const size_t n = 100003;  // not a power of two, not a multiple of a block
   const std::vector<Fr> a = random_vector(n, rng_), b = random_vector(n, rng_), c = random_vector(n, rng_);
