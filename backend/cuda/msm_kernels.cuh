@@ -258,7 +258,7 @@ struct EntrySource {
   const uint32_t* vals;
   const Affine* bases;
   using Point = Affine;
-  // G1 prefetches the next point (166 registers, no spills). A G2 point is 48 registers more, and
+  // G1 prefetches the next point (196 registers, no spills). A G2 point is 48 registers more, and
   // with it the G2 loop spilled 704 bytes per thread at the 255-register limit, so G2 loads each
   // point when it needs it and relies on the other warps to hide the gather.
   static constexpr bool kPrefetch = sizeof(Affine) <= 96;
@@ -299,12 +299,18 @@ static __global__ void item_lengths_kernel(const uint32_t* __restrict__ seg_off,
 }
 
 // Threads per block of the segmented sums, and the blocks per SM asked of ptxas. For G1 the bound
-// matters: with the even/odd squaring, (128, 1) let the accumulation take 200 registers (2 blocks
-// per SM), while (128, 3) fits it in 168 with no spills. (Before that squaring, 3 had spilled and
-// lost to 1, which gave 166.) G2 sits at the 255-register limit either way and asks for 1.
+// matters. With nvcc 13.0, (128, 2) gives the accumulation 196 registers and no spills, (128, 3)
+// 168 with 120 bytes spilled and (128, 4) 128 with 400; measured on the H200 (visit 68,
+// cuzk_bench_msm, medians of 3, two rounds): the 2^27 H query's accumulation took 755.0, 768.5 and
+// 774.5 ms, a witness vector's 182.6, 184.2 and 187.2 ms. So two blocks per SM without spills beat
+// more warps with them. G2 sits at the 255-register limit either way and asks for 1.
+// CUZK_G1_SUM_BLOCKS_PER_SM overrides G1's bound for experiments (a build of its own).
 inline constexpr unsigned kSumBlock = 128;
+#ifndef CUZK_G1_SUM_BLOCKS_PER_SM
+#define CUZK_G1_SUM_BLOCKS_PER_SM 2
+#endif
 template <class Xyzz>
-inline constexpr unsigned kSumMinBlocks = sizeof(typename Xyzz::field) <= 48 ? 3 : 1;
+inline constexpr unsigned kSumMinBlocks = sizeof(typename Xyzz::field) <= 48 ? CUZK_G1_SUM_BLOCKS_PER_SM : 1;
 // The accumulators of a block's threads in shared memory, word-interleaved (word w of thread t at
 // w·kSumBlock + t, so a warp's access to one word touches 32 banks). The mixed addition then loads
 // each coordinate just before it is used and stores it as soon as it is final (volatile accesses,
