@@ -1,5 +1,6 @@
 // cuzk_bench_gpu_field: throughput of Fp mul/sqr, Fr mul/sqr, G1 XYZZ mixed addition and Fp/Fr
-// inversion (Fermat's and the binary GCD's) on one GPU.
+// inversion (Fermat's and the binary GCD's) on one GPU; and the latency of a multiplication and of
+// an inversion when one warp alone runs its chain (what a batch that waits for one inversion pays).
 //
 //   cuzk_bench_gpu_field [--device D] [--reps R] [--json FILE]
 //
@@ -120,6 +121,28 @@ Result<Row> bench_field(const char* name, const cuda::Stream& s, const cuda::Dev
   return r;
 }
 
+// One warp alone on the device runs `iters` dependent steps: the median time per step, in ns and
+// in SM cycles at the device's clock, is the step's latency (nothing else can issue beside it).
+struct Latency {
+  std::string name;
+  double ns, cycles;
+};
+template <class F>
+Result<Latency> bench_latency(const char* name, const cuda::Stream& s, const cuda::DeviceInfo& info,
+                              cuda::ChainOp op, uint32_t iters, int reps, std::mt19937_64& rng) {
+  constexpr size_t kWarp = 32;
+  std::vector<F> host(2 * kWarp);
+  for (auto& x : host) x = random_field<F>(rng);
+  auto buf = cuda::DeviceBuffer<F>::alloc(s.device(), host.size());
+  if (!buf) return buf.error();
+  BENCH_TRY(buf->upload(host.data(), host.size(), s));
+  auto t =
+      time_runs(s, reps, [&] { return cuda::field_mul_chain<F>(s, buf->data(), kWarp, iters, op, kWarp); });
+  if (!t) return t.error();
+  const double ns = (*t)[t->size() / 2] * 1e6 / iters;
+  return Latency{name, ns, ns * info.clock_khz * 1e-6};
+}
+
 Result<Row> bench_madd(const cuda::Stream& s, const cuda::DeviceInfo& info, int reps, std::mt19937_64& rng) {
   // ~162 registers: 384 resident threads per SM (3 blocks of 128); 8 waves.
   const size_t threads = size_t(info.sm_count) * 384 * 8;
@@ -213,12 +236,22 @@ int main(int argc, char** argv) {
     if (!r) return fail(r.message());
     rows.push_back(*r);
   }
+  std::vector<Latency> latencies;
+  for (auto l :
+       {bench_latency<Fp>("fp_mul", *s, *info, cuda::ChainOp::mul, 1 << 16, reps, rng),
+        bench_latency<Fp>("fp_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 1024, reps, rng),
+        bench_latency<Fp>("fp_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 256, reps, rng)}) {
+    if (!l) return fail(l.message());
+    latencies.push_back(*l);
+  }
   std::printf("%-20s %14s %10s %10s %14s %9s %14s %7s\n", "op", "ops", "median_ms", "min_ms", "ops/s",
               "IMAD/op", "ceiling ops/s", "of ceil");
   for (const auto& r : rows)
     std::printf("%-20s %14.4g %10.3f %10.3f %14.4g %9.0f %14.4g %6.1f%%\n", r.name.c_str(), r.ops,
                 r.median_ms, r.min_ms, r.ops_per_s, r.imad_per_op, r.ceiling_ops_per_s,
                 100 * r.ops_per_s / r.ceiling_ops_per_s);
+  std::printf("\nlatency, one warp alone:\n%-20s %12s %12s\n", "op", "ns/op", "cycles/op");
+  for (const auto& l : latencies) std::printf("%-20s %12.1f %12.0f\n", l.name.c_str(), l.ns, l.cycles);
   if (json) {
     FILE* f = std::fopen(json, "w");
     if (!f) return fail(std::string("cannot write ") + json);
@@ -232,6 +265,10 @@ int main(int argc, char** argv) {
           "\"imad_per_op\": %.0f, \"ceiling_ops_per_s\": %.6g}%s\n",
           rows[i].name.c_str(), rows[i].ops, rows[i].median_ms, rows[i].min_ms, rows[i].ops_per_s,
           rows[i].imad_per_op, rows[i].ceiling_ops_per_s, i + 1 < rows.size() ? "," : "");
+    std::fprintf(f, "], \"latency_one_warp\": [\n");
+    for (size_t i = 0; i < latencies.size(); ++i)
+      std::fprintf(f, "  {\"op\": \"%s\", \"ns\": %.2f, \"cycles\": %.0f}%s\n", latencies[i].name.c_str(),
+                   latencies[i].ns, latencies[i].cycles, i + 1 < latencies.size() ? "," : "");
     std::fprintf(f, "]}\n");
     std::fclose(f);
   }
