@@ -4,9 +4,9 @@
 and its proof; then the intervals between job ends (the last one is short: that job's last proofs
 have the device to themselves), and the steady rate: PoRep proofs ended between the first job's end
 and the last proof's start (while every device worker had work), each proof counted for the share
-of its time inside that window, per second of it. Where
-one device worker's proofs take much longer than another's (the lead worker), job ends come
-unevenly and the rate is the steadier figure.
+of its time inside that window, per second of it. Where one device worker's proofs take much
+longer than another's (the lead worker), job ends come unevenly and the rate is the steadier
+figure.
 Run: python3 tools/engine_timeline.py engine.log[.gz]"""
 import collections
 import gzip
