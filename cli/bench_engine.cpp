@@ -66,6 +66,7 @@ struct EngineBenchArgs {
   double resident_fraction = 0.5;  // cuda, shared bases: a worker's share its MSM work area may take
   unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
   double msm_bucket_cost = 1.0;    // cuda: the window model's per-bucket weight
+  bool msm_point_passes = false;   // cuda: resident MSMs in passes of points, not of set groups
   bool lead_worker = false;        // cuda: each device's first worker at raised stream priority
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
@@ -235,6 +236,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.resident_fraction = args.resident_fraction;
     o.resident_pass_points = args.msm_pass_log ? size_t(1) << args.msm_pass_log : 0;
     o.window_bucket_cost = args.msm_bucket_cost;
+    o.msm_set_passes = !args.msm_point_passes;
     o.lead_worker = args.lead_worker;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
@@ -614,6 +616,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"resident_fraction", args.resident_fraction},
       {"msm_pass_log", args.msm_pass_log},
       {"msm_bucket_cost", args.msm_bucket_cost},
+      {"msm_point_passes", args.msm_point_passes},
       {"lead_worker", args.lead_worker},
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
@@ -719,6 +722,8 @@ void add_bench_engine(CLI::App* bench, int& status) {
                   "additions)")
       ->check(CLI::Range(0.01, 100.0))
       ->capture_default_str();
+  cmd->add_flag("--msm-point-passes", args->msm_point_passes,
+                "cuda: resident MSMs in passes of points (every bucket each pass), not of set groups");
   cmd->add_flag("--lead-worker", args->lead_worker,
                 "cuda: each device's first worker runs its streams at raised priority and the others fill "
                 "the SMs it leaves");

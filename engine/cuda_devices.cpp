@@ -89,6 +89,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     o.vram_budget = role == WorkerRole::express ? split.per_express_worker : split.per_worker;
     o.resident_pass_points = options.resident_pass_points;
     o.window_bucket_cost = options.window_bucket_cost;
+    o.msm_set_passes = options.msm_set_passes;
     if (split.shared_bases) {
       std::lock_guard lock(stores->mu);
       auto& store = stores->by_device[d.index];

@@ -54,6 +54,8 @@ struct CudaDeviceOptions {
   size_t resident_pass_points = 0;
   // The MSM window model's per-bucket weight (cuda::CudaBackendOptions::window_bucket_cost).
   double window_bucket_cost = 1.0;
+  // Resident MSMs' passes by groups of bucket sets (cuda::CudaBackendOptions::msm_set_passes).
+  bool msm_set_passes = true;
   // Each device's first ordinary worker runs its streams at raised priority, the others at normal
   // (express workers at high either way), so one proof goes first and the others fill the SMs it
   // leaves. Off by default: on the 2^27 job it moved the steady rate by nothing measurable while

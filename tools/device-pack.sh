@@ -26,9 +26,10 @@ for f in "${bins[@]}"; do
   cp "$f" "$stage/b/$f"
   strip "$stage/b/$f" 2>/dev/null || true
 done
-# Everything ldd resolves except the C/C++ runtime and the driver, which the GPU machine has.
+# Everything ldd resolves except the C/C++ runtime and the driver, which the GPU machine has (awk,
+# not grep -v, so a binary that needs nothing more does not fail the pipeline).
 find "$stage/b" -type f -exec ldd {} \; | awk '/=>/ {print $3}' | sort -u |
-  grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*|libpthread|libdl|librt|libcuda)\.so' |
+  awk '!/\/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^\/]*|libpthread|libdl|librt|libcuda)\.so/' |
   while read -r lib; do cp -L "$lib" "$stage/lib/"; done
 cd - > /dev/null
 tar -C "$stage" -cJf "$OUT" .

@@ -99,11 +99,20 @@ using ResidentMap = std::map<std::pair<const void*, size_t>, ResidentMsm<Affine>
 
 }  // namespace
 
-unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix, double bucket_cost) {
+// The window model's constants for passes of set groups, in mixed additions' time, from the 2^27 H
+// query alone on the H200 (cuzk_bench_msm, docs/BENCHMARKS.md "Sixteenth session"): from c = 20 to
+// 22, 134 M fewer digits saved 58 ms (0.43 ns each) and 18.4 M more buckets cost 33 ms (1.8 ns
+// each, mostly the reduction); a pass's digits kernel took 4.7 ms over 2^27 scalars.
+constexpr double kGroupBucket = 4.5;     // per bucket, once
+constexpr double kGroupPassRead = 0.08;  // per scalar and pass
+
+unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix, double bucket_cost,
+                              bool set_passes, bool* by_sets) {
   const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
   const double point_passes = std::ceil(double(n) / double(pass));
   unsigned best = 16;
   double best_cost = -1;
+  bool best_groups = false;
   for (unsigned c = 8; c <= 22; ++c) {
     const unsigned W = (256 + c - 1) / c, mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
     const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
@@ -111,9 +120,16 @@ unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix, 
     const size_t per_pass = msm_digits_per_pass(pass, W);  // 0: cut by points only
     const double passes =
         per_pass ? std::min(point_passes, std::max(1.0, std::ceil(digits / double(per_pass)))) : point_passes;
-    const double cost = digits + bucket_cost * (passes * 6.5 * buckets + 4.0 * buckets);
-    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
+    // Passes of set groups (MsmConfig::set_passes, as Msm decides them): each bucket is summed in one
+    // pass, and each pass reads every scalar.
+    const size_t g = pass < n ? std::min<size_t>(S, pass * W / (n * mm)) : 0;
+    const bool groups = set_passes && per_pass && passes > 1 && S > 1 && W <= 32 && g >= 1;
+    const double cost = groups ? digits + kGroupPassRead * double((S + g - 1) / g) * double(n) +
+                                     bucket_cost * kGroupBucket * buckets
+                               : digits + bucket_cost * (passes * 6.5 * buckets + 4.0 * buckets);
+    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost, best_groups = groups;
   }
+  if (by_sets) *by_sets = best_groups;
   return best;
 }
 
@@ -613,15 +629,22 @@ struct CudaBackend::Impl {
     Result<MsmPlan> rp = make_error("no plan");
     for (;;) {
       cfg.chunk_points = sh.max_points > pass ? pass : 0;
-      // The window suits the points per pass (every pass sorts into and merges all buckets) and
-      // the scalars: the first request's stand for the later ones (the same circuit, other
-      // witnesses).
-      cfg.window_bits =
-          pick_resident_window(sh.max_points, pass, cfg.precompute, *mix, options.window_bucket_cost);
-      rp = Msm<Affine>::plan(sh.max_points, cfg, false);
-      if (!rp) return rp.error();
-      const double fits = double(resident - own_work + rp->base_bytes + std::max(rp->work_bytes, own_work));
-      if (fits <= cap || pass <= (size_t(1) << 22)) break;
+      // The window suits the points per pass (every pass sorts into and merges all buckets, unless
+      // passes take groups of sets) and the scalars: the first request's stand for the later ones
+      // (the same circuit, other witnesses). Set groups may pick a wider window, whose buckets need
+      // more room; when that does not fit, passes of points at this size come before smaller ones.
+      bool fits = false;
+      for (bool allowed : {options.msm_set_passes, false}) {
+        bool groups = false;
+        cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, *mix,
+                                               options.window_bucket_cost, allowed, &groups);
+        cfg.set_passes = groups;
+        rp = Msm<Affine>::plan(sh.max_points, cfg, false);
+        if (!rp) return rp.error();
+        fits = double(resident - own_work + rp->base_bytes + std::max(rp->work_bytes, own_work)) <= cap;
+        if (fits || !groups) break;
+      }
+      if (fits || pass <= (size_t(1) << 22)) break;
       pass /= 2;
     }
     // Its bases, and the growth of the shared work area if it needs a larger one (the old area is
@@ -645,7 +668,8 @@ struct CudaBackend::Impl {
             std::string(shared_bases ? "made resident (bases shared by the device's workers)"
                                      : "made resident") +
                 "; window " + std::to_string(cfg.window_bits) +
-                (cfg.chunk_points ? ", passes of " + std::to_string(cfg.chunk_points) + " points"
+                (cfg.chunk_points ? ", passes of " + std::to_string(cfg.chunk_points) + " points" +
+                                        (cfg.set_passes ? " by set groups" : "")
                                   : ", one pass"),
             needed()});
     const auto t0 = std::chrono::steady_clock::now();

@@ -52,6 +52,9 @@ struct CudaBackendOptions {
   std::shared_ptr<DeviceBases> shared_bases;
   // pick_resident_window's bucket_cost (1: the windows that make one MSM alone fastest).
   double window_bucket_cost = 1.0;
+  // Resident contexts' MsmConfig::set_passes: device scalars that need several passes take every
+  // point for a group of bucket sets per pass (the window model then counts each bucket once).
+  bool msm_set_passes = true;
   // The priority of the backend's streams (compute and copy). An express worker's are high: its
   // kernels then take SMs ahead of the ordinary workers' as their blocks finish, instead of
   // queueing behind them. A device's lead worker may run raised (CudaDeviceOptions::lead_worker).
@@ -70,13 +73,17 @@ struct ScalarMix {
 // the nonzero digits (sorted, then added), each pass's work per bucket (offsets, schedule and merge:
 // about 6.5 additions' time per bucket on the H200) and the reduction's (about 4 per bucket, once).
 // Passes hold `pass` points, or as many digits when that makes fewer (Msm cuts device scalars so),
-// so sparse scalars take fewer passes. Uniform scalars keep c = 20 at passes of 2^25
-// (msm_pick_window's choice); a PoRep witness (a quarter of the digits, one pass) gets c = 19.
+// so sparse scalars take fewer passes. With `set_passes` (MsmConfig::set_passes), scalars that need
+// several passes take them by groups of sets instead: each bucket then costs about 4.5 additions,
+// once, and each pass a read of every scalar. Uniform 2^27 scalars at passes of 2^25 get c = 22 so
+// (c = 20 by passes of points, msm_pick_window's choice); a PoRep witness (a quarter of the digits,
+// one pass) gets c = 19.
 // `bucket_cost` scales the two per-bucket constants: they are one MSM's time alone on the device,
 // where the memory-bound passes and the latency-bound reduction levels leave SMs idle; beside
 // another worker's kernels those are mostly hidden, and less than 1 weighs the additions more.
+// `by_sets` (optional): whether the pick is for passes of set groups (then MsmConfig::set_passes).
 unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix,
-                              double bucket_cost = 1.0);
+                              double bucket_cost = 1.0, bool set_passes = true, bool* by_sets = nullptr);
 
 // One stage's plan, for logs and tests.
 using StagePlan = DeviceStage;

@@ -42,6 +42,15 @@ inline uint32_t reduce_run(uint32_t sets, uint32_t n) {
 // of L = 512 took 512 + 51 dependent additions (54 ms of a 320 ms MSM).
 inline constexpr uint32_t kPartialRun = 16;
 
+// The longest run of round 1 (points per item), for which the item sort's width is planned.
+inline constexpr uint32_t kMaxRun = 512;
+// Round 1's run for E entries in KZ buckets: about twice the mean bucket, which leaves most buckets
+// one item (summed straight into the bucket) and splits heavy ones. Items are scheduled longest
+// first, so a run can be long without idling the warp.
+inline uint32_t run_for(size_t E, size_t KZ) {
+  return uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(E, KZ)), 32, kMaxRun));
+}
+
 // Sizes every buffer derives from; the same arithmetic serves plan() and create().
 struct Layout {
   MsmPlan plan;
@@ -51,9 +60,12 @@ struct Layout {
   size_t entries = 0;       // E: (scalar, window) pairs per chunk, the most nonzero digits
   size_t digit_blocks = 0;  // digits_kernel blocks of max_points scalars
   size_t max_passes = 0;    // passes cut by digits (Msm::State::digit_passes), at most
+  uint32_t set_group = 0;   // g: sets per pass of every point (MsmConfig::set_passes); 0: none
+  uint32_t set_passes = 0;  // G = ceil(sets / g), the passes of set groups (0: none)
   uint32_t KZ = 0;          // buckets of all sets: keys are 0 .. KZ − 1 (zero digits are not sorted)
   int key_bits = 0;         // radix sort width
   uint32_t run = 0;         // L: points per item
+  bool run_fixed = false;   // L given by MsmConfig::bucket_run (not chosen per pass)
   size_t cap_a = 0;         // items, first round (and odd rounds)
   size_t cap_b = 0;         // items, even rounds
   uint32_t level0 = 0;      // per-set outputs of the reduction's first level (H / K0); 0: host only
@@ -65,8 +77,8 @@ struct Layout {
   // its bases over the digits the other sorted.
   auto digit_fields() const {
     return std::tie(shape.c, shape.W, shape.m, shape.H, shape.KZ, shape.stride, max_points, max_bases,
-                    entries, digit_blocks, max_passes, KZ, key_bits, run, cap_a, cap_b, words, cub_bytes,
-                    plan.chunk_points);
+                    entries, digit_blocks, max_passes, set_group, set_passes, KZ, key_bits, run, cap_a, cap_b,
+                    words, cub_bytes, plan.chunk_points);
   }
 };
 
@@ -131,19 +143,28 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.KZ = uint32_t(S * H);
   L.key_bits = std::bit_width(L.KZ);
   L.entries = C * W;
-  // Items are scheduled longest first, so a run can be long without idling the warp: by default about
-  // twice the mean bucket, which leaves most buckets one item (summed straight into the bucket) and
-  // splits heavy ones.
-  L.run = cfg.bucket_run
-              ? cfg.bucket_run
-              : uint32_t(std::clamp<size_t>(std::bit_ceil(2 * ceil_div(L.entries, L.KZ)), 32, 512));
-  L.cap_a = ceil_div(L.entries, L.run) + L.KZ + 1;
-  L.cap_b = ceil_div(L.cap_a, kPartialRun) + L.KZ + 1;
+  // Passes of set groups: a set's m windows give each scalar at most m digits there, so g sets of
+  // every point fit the entries when n·m·g <= C·W. Only when points do not fit one pass, and W <= 32
+  // (the count keeps a scalar's nonzero windows in one word). Every pass then takes at most g sets,
+  // so the item buffers hold one group's buckets, not every set's.
+  if (cfg.set_passes && C < max_points && S > 1 && W <= 32) {
+    const size_t g = std::min<size_t>(S, L.entries / (max_points * m));
+    if (g && ceil_div(S, g) <= kMaxSetGroups) {
+      L.set_group = uint32_t(g);
+      L.set_passes = uint32_t(ceil_div(S, g));
+    }
+  }
+  const size_t pass_buckets = L.set_passes ? size_t(L.set_group) * H : L.KZ;
+  L.run = cfg.bucket_run ? cfg.bucket_run : run_for(L.entries, pass_buckets);
+  L.run_fixed = cfg.bucket_run != 0;
+  L.cap_a = ceil_div(L.entries, L.run) + pass_buckets + 1;
+  L.cap_b = ceil_div(L.cap_a, kPartialRun) + pass_buckets + 1;
   L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
   L.words = ceil_div(max_points, 64);
   // Counts for every block of the largest input: passes cut by digits count all scalars at once.
   L.digit_blocks = ceil_div(max_points, kDigitBlock);
   L.max_passes = msm_digits_per_pass(C, W) ? ceil_div(max_points, C - kDigitBlock) + 1 : 1;
+  L.max_passes = std::max<size_t>(L.max_passes, L.set_passes);
 
   // CUB's scratch for the largest sort, scan and max of this layout (sizes only; runs nothing).
   size_t sort_bytes = 0, scan_bytes = 0, max_bytes = 0;
@@ -151,7 +172,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   CUZK_TRY_STATUS(
       check(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, kb, vb, uint32_t(L.entries), 0, L.key_bits),
             "cub::DeviceRadixSort::SortPairs (size)"));
-  const size_t scan_n = std::max<size_t>({L.KZ + 1, L.words, L.digit_blocks + 1});
+  const size_t scan_n =
+      std::max<size_t>({L.KZ + 1, L.words, (L.digit_blocks + 1) * std::max<size_t>(1, L.set_passes) + 1});
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<uint32_t*>(nullptr),
                                                       static_cast<uint32_t*>(nullptr), uint32_t(scan_n)),
                         "cub::DeviceScan::ExclusiveSum (size)"));
@@ -159,9 +181,10 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
                                                static_cast<uint32_t*>(nullptr), uint32_t(L.KZ + 1)),
                         "cub::DeviceReduce::Max (size)"));
   size_t order_bytes = 0;
-  CUZK_TRY_STATUS(check(cub::DeviceRadixSort::SortPairsDescending(
-                            nullptr, order_bytes, kb, vb, uint32_t(L.cap_a), 0, std::bit_width(L.run)),
-                        "cub::DeviceRadixSort::SortPairsDescending (size)"));
+  CUZK_TRY_STATUS(
+      check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_bytes, kb, vb, uint32_t(L.cap_a), 0,
+                                                      std::bit_width(std::max(L.run, kMaxRun))),
+            "cub::DeviceRadixSort::SortPairsDescending (size)"));
   L.cub_bytes = std::max({sort_bytes, scan_bytes, max_bytes, order_bytes, size_t(256)});
 
   MsmPlan& p = L.plan;
@@ -195,7 +218,7 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
   }
   take(w.density, L.words);
   take(w.word_rank, L.words);
-  take(w.block_nnz, L.digit_blocks + 1);
+  take(w.block_nnz, (L.digit_blocks + 1) * (1 + L.set_passes) + 1);
   take(w.pass_bounds, 2 * (L.max_passes + 1));
   take(w.cub_tmp, L.cub_bytes);
   take(w.off_entries, size_t(L.KZ) + 1);
@@ -256,7 +279,25 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
                         " bytes for a context that needs " + std::to_string(L.plan.work_bytes));
     msm_detail::carve_work<Affine>(L, streamed, device, ws->data(), *this);
     workspace = std::move(ws);
+    whole_pass();
     return Status::Ok();
+  }
+
+  // The buckets one pass sorts into and sums: every set, or a group of sets (digit_passes).
+  struct PassView {
+    uint32_t KZ = 0;          // the pass's buckets: its keys are 0 .. KZ − 1
+    int key_bits = 0;         // the sort's width
+    uint32_t run = 0;         // round 1's points per item
+    Xyzz* buckets = nullptr;  // bucket 0 of the pass
+  };
+  PassView pass;
+  void whole_pass() { pass = PassView{L.KZ, L.key_bits, L.run, buckets.data()}; }
+  // Sets [lo, hi) for E digits.
+  void set_group_pass(uint32_t lo, uint32_t hi, size_t E) {
+    const uint32_t KZ = (hi - lo) * L.shape.H;
+    pass = PassView{KZ, int(std::bit_width(KZ)),
+                    L.run_fixed ? L.run : std::max(L.run, msm_detail::run_for(E, KZ)),
+                    buckets.data() + size_t(lo) * L.shape.H};
   }
   Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
   // Pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] items of a later round.
@@ -310,7 +351,9 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   Result<typename Msm<Affine>::Jacobian> run_sorted(const typename Msm<SourceAffine>::State& source,
                                                     const Stream& s);
   Result<unsigned> count_digits(const Fr* sc, size_t len, size_t i0, bool mont, const uint64_t* dens,
-                                const Stream& s);
+                                const Stream& s, uint32_t groups = 0);
+  Status set_group_passes(const Fr* sc, size_t len, size_t i0, size_t base_first, int stage, bool mont,
+                          const uint64_t* dens, unsigned blocks, const Stream& s);
   Status digit_passes(const Fr* scalars, size_t n, bool mont, const uint64_t* dens, const Stream& s);
   Status reduce(const Stream& s, typename Msm<Affine>::Jacobian* out);
   Result<typename Msm<Affine>::Jacobian> run(const Fr* scalars, size_t n, const uint64_t* density_host,
@@ -470,9 +513,9 @@ Status Msm<Affine>::State::clear_buckets(const Stream& s) {
 template <class Affine>
 Status Msm<Affine>::State::item_offsets(const Stream& s) {
   using namespace msm_detail;
-  const uint32_t KZ = L.KZ;
-  segment_items_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, L.run, 1,
-                                                                           counts.data());
+  const uint32_t KZ = pass.KZ;
+  segment_items_kernel<<<grid_for(size_t(KZ) + 1, 256), 256, 0, s.get()>>>(off_entries.data(), KZ, pass.run,
+                                                                           1, counts.data());
   CUZK_TRY_STATUS(check_launch("msm segment_items_kernel"));
   size_t tmp = cub_tmp.size();
   return check(
@@ -496,12 +539,12 @@ Status Msm<Affine>::State::accumulate(const Stream& s, uint32_t items, const uin
                              cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
         "cudaFuncSetAttribute (shared-memory carveout)"));
     segment_sum_shared_kernel<Xyzz, Affine><<<grid_for(items, B), B, 0, s.get()>>>(
-        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases}, true,
-        buckets.data(), part[0].data());
+        off_entries.data(), off_items[0].data(), pass.KZ, items, ids, EntrySource<Affine>{vals, bases}, true,
+        pass.buckets, part[0].data());
   } else {
     segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
-        off_entries.data(), off_items[0].data(), L.KZ, items, ids, EntrySource<Affine>{vals, bases}, true,
-        buckets.data(), part[0].data());
+        off_entries.data(), off_items[0].data(), pass.KZ, items, ids, EntrySource<Affine>{vals, bases}, true,
+        pass.buckets, part[0].data());
   }
   return check_launch("msm segment_sum_kernel (entries)");
 }
@@ -511,12 +554,12 @@ Status Msm<Affine>::State::accumulate(const Stream& s, uint32_t items, const uin
 template <class Affine>
 Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) {
   using namespace msm_detail;
-  const uint32_t KZ = L.KZ, Lr = L.run;
+  const uint32_t KZ = pass.KZ, Lr = pass.run;
   CUZK_TRY_STATUS(mark(1, s));
   cub::DoubleBuffer<uint32_t> kb(keys[0].data(), keys[1].data()), vb(vals[0].data(), vals[1].data());
   size_t tmp = cub_tmp.size();
   CUZK_TRY_STATUS(
-      check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, L.key_bits, s.get()),
+      check(cub::DeviceRadixSort::SortPairs(cub_tmp.data(), tmp, kb, vb, E, 0, pass.key_bits, s.get()),
             "cub::DeviceRadixSort::SortPairs"));
   CUZK_TRY_STATUS(mark(2, s));
   CUZK_TRY_STATUS(
@@ -585,7 +628,7 @@ Status Msm<Affine>::State::sort_and_sum(const Stream& s, uint32_t E, int stage) 
 template <class Affine>
 Status Msm<Affine>::State::rounds(const Stream& s, uint32_t most) {
   using namespace msm_detail;
-  const uint32_t KZ = L.KZ;
+  const uint32_t KZ = pass.KZ;
   constexpr unsigned B = kSumBlock;
   CUZK_TRY_STATUS(mark(7, s));
   int cur = 0;
@@ -608,7 +651,7 @@ Status Msm<Affine>::State::rounds(const Stream& s, uint32_t most) {
     if (items)
       segment_sum_kernel<Xyzz><<<grid_for(items, B), B, 0, s.get()>>>(
           off_items[cur].data(), off_items[1 - cur].data(), KZ, items, nullptr,
-          PartialSource<Xyzz>{part[cur].data()}, false, buckets.data(), part[1 - cur].data());
+          PartialSource<Xyzz>{part[cur].data()}, false, pass.buckets, part[1 - cur].data());
     CUZK_TRY_STATUS(check_launch("msm segment_sum_kernel (partials)"));
     cur = 1 - cur;
     most = (most + kPartialRun - 1) / kPartialRun;
@@ -739,6 +782,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
   if (!g) return g.error();
   workspace->touch();
   sorted = Sorted{};
+  whole_pass();
 
   if (density_host) {
     const size_t words = ceil_div(n, 64);
@@ -812,12 +856,16 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
     CUZK_TRY_STATUS(mark(0, s));
     // Only nonzero digits are sorted: count them per block, scan, then write each block's at its
     // offset. Witness vectors are mostly 0 and 1 (one digit, or none, instead of W).
-    auto counted = count_digits(sc, len, i0, mont, dens, s);
+    auto counted = count_digits(sc, len, i0, mont, dens, s, L.set_passes);
     if (!counted) return counted.error();
     const unsigned blocks = *counted;
-    digits_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens, word_rank.data(),
-                                                       streamed ? first_base[k] : 0, L.shape,
-                                                       block_nnz.data(), 0, keys[0].data(), vals[0].data());
+    if (L.set_passes) {
+      CUZK_TRY_STATUS(set_group_passes(sc, len, i0, streamed ? first_base[k] : 0, b, mont, dens, blocks, s));
+      continue;
+    }
+    digits_kernel<32><<<blocks, kDigitBlock, 0, s.get()>>>(
+        sc, uint32_t(len), i0, mont, dens, word_rank.data(), streamed ? first_base[k] : 0, L.shape,
+        block_nnz.data(), 0, keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
     CUZK_TRY_STATUS(s.synchronize());  // the sort needs the total on the host
     CUZK_TRY_STATUS(sort_and_sum(s, host_max[2], b));
@@ -845,6 +893,7 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
   timings = MsmTimings{};
   workspace->touch();
   sorted = Sorted{};
+  whole_pass();
   CUZK_TRY_STATUS(clear_buckets(s));
   CUZK_TRY_STATUS(item_offsets(s));
   CUZK_TRY_STATUS(mark(3, s));
@@ -862,14 +911,15 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
 }
 
 // Nonzero digits of each kDigitBlock scalars of sc[0, len) (scalar i0 of the input first), scanned
-// into offsets in block_nnz (the total last, also copied to host_max[2]); returns the blocks.
+// into offsets in block_nnz (the total last, also copied to host_max[2]); returns the blocks. With
+// `groups`, the counts of the layout's set groups follow, unscanned (digit_counts_kernel).
 template <class Affine>
 Result<unsigned> Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size_t i0, bool mont,
-                                                  const uint64_t* dens, const Stream& s) {
+                                                  const uint64_t* dens, const Stream& s, uint32_t groups) {
   using namespace msm_detail;
   const unsigned blocks = grid_for(len, kDigitBlock);
-  digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens,
-                                                           word_rank.data(), L.shape, block_nnz.data());
+  digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(
+      sc, uint32_t(len), i0, mont, dens, word_rank.data(), L.shape, groups, L.set_group, block_nnz.data());
   CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
   size_t tmp = cub_tmp.size();
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(), block_nnz.data(),
@@ -892,9 +942,10 @@ Status Msm<Affine>::State::digit_passes(const Fr* scalars, size_t n, bool mont, 
                                         const Stream& s) {
   using namespace msm_detail;
   CUZK_TRY_STATUS(mark(0, s));
-  auto counted = count_digits(scalars, n, 0, mont, dens, s);
+  auto counted = count_digits(scalars, n, 0, mont, dens, s, L.set_passes);
   if (!counted) return counted.error();
   const unsigned blocks = *counted;
+  if (L.set_passes) return set_group_passes(scalars, n, 0, 0, 0, mont, dens, blocks, s);
   CUZK_TRY_STATUS(s.synchronize());
   const size_t total = host_max[2];
   const size_t target = msm_digits_per_pass(L.plan.chunk_points, L.shape.W);
@@ -921,12 +972,67 @@ Status Msm<Affine>::State::digit_passes(const Fr* scalars, size_t n, bool mont, 
     if (E > L.entries) return make_error("MSM: a pass of " + std::to_string(E) + " digits overflows");
     const size_t i0 = size_t(hb[j]) * kDigitBlock, i1 = std::min(n, size_t(hb[j + 1]) * kDigitBlock);
     if (j > 0) CUZK_TRY_STATUS(mark(0, s));
-    digits_kernel<<<hb[j + 1] - hb[j], kDigitBlock, 0, s.get()>>>(
+    digits_kernel<32><<<hb[j + 1] - hb[j], kDigitBlock, 0, s.get()>>>(
         scalars + i0, uint32_t(i1 - i0), i0, mont, dens, word_rank.data(), 0, L.shape,
         block_nnz.data() + hb[j], hd[j], keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
     CUZK_TRY_STATUS(sort_and_sum(s, E, 0));
   }
+  return Status::Ok();
+}
+
+// Passes of set groups over sc[0, len) (scalar i0 of the input first; its bases from base_first in
+// stage `stage` when streamed): pass r takes these scalars' digits in sets [r·g, (r + 1)·g), at most
+// len·m·g <= entries, sorted into and summed over that group's buckets only. count_digits counted
+// every group's digits (its `groups` rows); one scan over the rows places each block's digits in
+// its pass, and each pass reads the scalars again.
+template <class Affine>
+Status Msm<Affine>::State::set_group_passes(const Fr* sc, size_t len, size_t i0, size_t base_first, int stage,
+                                            bool mont, const uint64_t* dens, unsigned blocks,
+                                            const Stream& s) {
+  using namespace msm_detail;
+  const uint32_t G = L.set_passes, g = L.set_group, S = L.plan.sets;
+  const size_t row = size_t(blocks) + 1;
+  uint32_t* rows = block_nnz.data() + row;  // row r + 1 of digit_counts_kernel: group r
+  size_t tmp = cub_tmp.size();
+  CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, rows, rows, G * row + 1, s.get()),
+                        "cub::DeviceScan::ExclusiveSum (set groups)"));
+  // Group r's first digit opens its row; the last row's end is the grand total.
+  CUZK_TRY_STATUS(check(cudaMemcpy2DAsync(host_passes, sizeof(uint32_t), rows, row * sizeof(uint32_t),
+                                          sizeof(uint32_t), G + 1, cudaMemcpyDeviceToHost, s.get()),
+                        "cudaMemcpy2DAsync (set group offsets)"));
+  CUZK_TRY_STATUS(s.synchronize());
+  const uint32_t* first = host_passes;
+  for (uint32_t r = 0; r < G; ++r) {
+    const uint32_t E = first[r + 1] - first[r];
+    if (E == 0) continue;
+    if (E > L.entries) return make_error("MSM: a pass of " + std::to_string(E) + " digits overflows");
+    const uint32_t lo = r * g, hi = std::min(S, lo + g);
+    DigitShape sh = L.shape;
+    sh.set_lo = lo;
+    sh.set_hi = hi;
+    carry_bound_of(sh.c, std::min(lo * sh.m, sh.W), sh.carry_bound);
+    set_group_pass(lo, hi, E);
+    if (r > 0) CUZK_TRY_STATUS(mark(0, s));
+    // A thread has at most g·m digits here: the smallest stage that holds them.
+    const auto launch = [&](auto kernel) {
+      kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens, word_rank.data(),
+                                                  base_first, sh, rows + r * row, first[r], keys[0].data(),
+                                                  vals[0].data());
+    };
+    const uint32_t most = g * sh.m;
+    if (most <= 4)
+      launch(digits_kernel<4>);
+    else if (most <= 8)
+      launch(digits_kernel<8>);
+    else if (most <= 16)
+      launch(digits_kernel<16>);
+    else
+      launch(digits_kernel<32>);
+    CUZK_TRY_STATUS(check_launch("msm digits_kernel (set group)"));
+    CUZK_TRY_STATUS(sort_and_sum(s, E, stage));
+  }
+  whole_pass();
   return Status::Ok();
 }
 

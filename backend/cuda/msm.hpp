@@ -67,6 +67,13 @@ struct MsmConfig {
   // The most bases set_bases will be given, when fewer than the scalars (density form: only the
   // present variables have bases); 0: as many as max_points. Sizes the tables.
   size_t max_bases = 0;
+  // Passes by groups of bucket sets: each pass takes every point of its chunk (all of them for
+  // device scalars) for a group of sets, so each bucket is summed in one pass instead of in every
+  // pass, and the item buffers hold one group's buckets. Every run of such a context goes so, at a
+  // read of the scalars per pass: for uniform scalars that need several passes (the H query), not
+  // for sparse ones that fit one pass of digits. Takes effect when chunk_points < max_points, there
+  // are two sets or more, c >= 8, and chunk_points·W digits hold a set of every point.
+  bool set_passes = false;
 };
 
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).

@@ -5,7 +5,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include <cstddef>
@@ -48,7 +47,52 @@ struct DigitShape {
   uint32_t H;       // buckets per set, 2^(c-1): digit magnitudes 1..H
   uint32_t KZ;      // buckets of all sets, sets·H: one past the largest key
   uint32_t stride;  // bases per table
+  // The sets a pass takes, keys counted from set_lo's first bucket: a pass over every point for a
+  // group of sets (Msm::State::set_group_passes). The recoding then starts at the group's first
+  // window w0 = set_lo·m, with the carry into it read off the low c·w0 bits (carry_bound).
+  uint32_t set_lo = 0, set_hi = 0xffffffffu;
+  uint64_t carry_bound[4] = {0, 0, 0, 0};
 };
+
+// The signed recoding (for_each_digit) carries into window w exactly when the scalar's low c·w bits
+// exceed H·(2^(cw) − 1)/(2^c − 1), the number whose bits c·j + c − 1 (j < w) are set: the digits
+// below w lie in [−H + 1, H], so their sum is at most that bound without a carry and above it with
+// one. Host and device (the host fills DigitShape::carry_bound).
+__host__ __device__ inline void carry_bound_of(unsigned c, unsigned w, uint64_t (&t)[4]) {
+  t[0] = t[1] = t[2] = t[3] = 0;
+  for (unsigned j = 0; j < w && c * j + c - 1 < 256; ++j) {
+    const unsigned bit = c * j + c - 1;
+    t[bit / 64] |= uint64_t(1) << (bit % 64);
+  }
+}
+
+// Whether v's low `bits` bits, as an integer, exceed t.
+__device__ __forceinline__ bool low_bits_above(const uint64_t (&v)[4], unsigned bits,
+                                               const uint64_t (&t)[4]) {
+  bool above = false, decided = false;
+#pragma unroll
+  for (int i = 3; i >= 0; --i) {
+    const unsigned lo = 64 * unsigned(i);
+    uint64_t x = bits <= lo ? 0 : v[i];
+    if (bits > lo && bits < lo + 64) x &= (uint64_t(1) << (bits - lo)) - 1;
+    if (!decided && x != t[i]) {
+      above = x > t[i];
+      decided = true;
+    }
+  }
+  return above;
+}
+
+// Set groups of a count (digit_counts_kernel) are at most this many, so W <= 32 windows' nonzero
+// flags fit one word.
+inline constexpr unsigned kMaxSetGroups = 32;
+
+// The windows of sets [lo, hi) as a mask of window bits (W <= 32).
+__device__ __forceinline__ uint32_t windows_of_sets(const DigitShape& sh, uint32_t lo, uint32_t hi) {
+  const uint32_t w0 = min(lo * sh.m, sh.W), w1 = min(hi * sh.m, sh.W);
+  const uint32_t bits = w1 - w0;
+  return (bits >= 32 ? 0xffffffffu : (uint32_t(1) << bits) - 1) << w0;
+}
 
 // Threads per block of the digit kernels: each block writes its scalars' nonzero digits to one
 // contiguous range, found by a scan of the per-block counts.
@@ -81,11 +125,17 @@ __device__ __forceinline__ void load_scalar(const Fr* __restrict__ scalars, uint
 }
 
 // Calls emit(w, magnitude, negative) for every nonzero signed c-bit digit d_w of v (v = Σ d_w 2^(cw),
-// |d_w| <= 2^(c-1)), in window order.
+// |d_w| <= 2^(c-1)) whose set w / m is in [set_lo, set_hi), in window order.
 template <class Emit>
 __device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const DigitShape& sh, Emit&& emit) {
+  unsigned w = 0, end = sh.W;
   uint32_t carry = 0;
-  for (unsigned w = 0; w < sh.W; ++w) {
+  if (sh.set_lo != 0 || sh.set_hi < sh.W) {
+    w = min(sh.set_lo * sh.m, sh.W);
+    end = min(sh.set_hi * sh.m, sh.W);
+    carry = w != 0 && low_bits_above(v, w * sh.c, sh.carry_bound);
+  }
+  for (; w < end; ++w) {
     const uint32_t raw = window_of(v, w * sh.c, sh.c) + carry;
     // raw in [0, 2^c]; above 2^(c-1) it becomes raw - 2^c (negative) and carries one.
     carry = raw > sh.H;
@@ -94,44 +144,66 @@ __device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const Dig
   }
 }
 
-// Nonzero digits of each block's scalars: block_nnz[b]; block_nnz[gridDim.x] = 0 (the exclusive
-// scan then leaves the chunk's total there).
+// Nonzero digits of each block's scalars, in rows of gridDim.x + 1 entries whose last is 0 (an
+// exclusive scan of a row leaves its total there). Row 0 counts every digit. With `groups` G > 0
+// (W <= 32), rows 1..G count those of each group of `per_group` consecutive sets, and one more 0
+// follows row G, so one exclusive scan over rows 1..G gives every group's block offsets, each
+// group's first digit at the start of its row and the grand total after the last row: one read of
+// the scalars counts for every pass of digit_passes' set groups.
 static __global__ void __launch_bounds__(kDigitBlock)
     digit_counts_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
                         const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
-                        DigitShape sh, uint32_t* __restrict__ block_nnz) {
-  using Reduce = cub::BlockReduce<uint32_t, kDigitBlock>;
-  __shared__ typename Reduce::TempStorage tmp;
+                        DigitShape sh, uint32_t groups, uint32_t per_group,
+                        uint32_t* __restrict__ block_nnz) {
+  __shared__ uint32_t sums[kMaxSetGroups + 1];
+  if (threadIdx.x <= groups) sums[threadIdx.x] = 0;
+  __syncthreads();
   const uint32_t i = blockIdx.x * kDigitBlock + threadIdx.x;
-  uint32_t nnz = 0;
+  uint32_t nnz = 0, nonzero = 0;  // nonzero: a bit per window with a digit (groups > 0 only)
   if (i < n) {
     uint64_t v[4];
     size_t idx;
     load_scalar(scalars, i, first, montgomery, density, word_rank, 0, v, idx);
-    for_each_digit(v, sh, [&](unsigned, uint32_t, bool) { ++nnz; });
+    for_each_digit(v, sh, [&](unsigned w, uint32_t, bool) {
+      ++nnz;
+      if (groups) nonzero |= uint32_t(1) << w;
+    });
   }
-  const uint32_t total = Reduce(tmp).Sum(nnz);
-  if (threadIdx.x == 0) block_nnz[blockIdx.x] = total;
-  if (blockIdx.x == 0 && threadIdx.x == 0) block_nnz[gridDim.x] = 0;
+  for (uint32_t r = 0; r <= groups; ++r) {
+    const uint32_t mine =
+        r == 0 ? nnz : __popc(nonzero & windows_of_sets(sh, (r - 1) * per_group, r * per_group));
+    const uint32_t warp = __reduce_add_sync(0xffffffffu, mine);
+    if (threadIdx.x % 32 == 0 && warp) atomicAdd(&sums[r], warp);
+  }
+  __syncthreads();
+  const size_t row = size_t(gridDim.x) + 1;
+  if (threadIdx.x <= groups) {
+    block_nnz[threadIdx.x * row + blockIdx.x] = sums[threadIdx.x];
+    if (blockIdx.x == 0) block_nnz[threadIdx.x * row + gridDim.x] = 0;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0 && groups) block_nnz[(groups + 1) * row] = 0;
 }
 
-// Entries one digits_kernel block stages in shared memory (W <= 32, i.e. c >= 8, always fits).
-inline constexpr unsigned kDigitStage = kDigitBlock * 32;
+// A digits_kernel block stages up to kPerThread entries a thread in shared memory: 32 for every
+// window (W <= 32, i.e. c >= 8, always fits), fewer for a set group's windows, whose smaller stage
+// lets more blocks share an SM (32 KB a block at 32).
 
 // One thread per scalar: its nonzero digits as (key, value) entries from block_off[block] - off0 +
 // the thread's rank in its block, so zero digits (and absent variables) take no place in the sort:
-// a 0/1 witness value has at most one. Key: the bucket, (w / m)·H + |d| - 1; value: the base's
+// a 0/1 witness value has at most one. Key: the bucket, (w / m − set_lo)·H + |d| - 1; value: the base's
 // index in table w % m, with the sign in the top bit. A thread's digits are consecutive entries, so
 // written straight from the thread a warp's stores would hit 32 sectors W entries apart; the block
 // stages them in shared memory and writes its range coalesced (uniform 2^27, 13 windows: these
 // scattered stores made the digits phase 41 ms).
-static __global__ void __launch_bounds__(kDigitBlock)
+template <unsigned kPerThread>
+__global__ void __launch_bounds__(kDigitBlock)
     digits_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
                   const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
                   size_t base_first, DigitShape sh, const uint32_t* __restrict__ block_off, uint32_t off0,
                   uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   using Scan = cub::BlockScan<uint32_t, kDigitBlock>;
   __shared__ typename Scan::TempStorage tmp;
+  constexpr unsigned kDigitStage = kDigitBlock * kPerThread;
   __shared__ uint32_t stage_keys[kDigitStage], stage_vals[kDigitStage];
   const uint32_t i = blockIdx.x * kDigitBlock + threadIdx.x;
   uint64_t v[4] = {0, 0, 0, 0};
@@ -148,7 +220,7 @@ static __global__ void __launch_bounds__(kDigitBlock)
   uint32_t* kd = staged ? stage_keys : keys + out0;
   uint32_t* vd = staged ? stage_vals : vals + out0;
   for_each_digit(v, sh, [&](unsigned w, uint32_t mag, bool neg) {
-    kd[o] = (w / sh.m) * sh.H + (mag - 1);
+    kd[o] = (w / sh.m - sh.set_lo) * sh.H + (mag - 1);
     vd[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
     ++o;
   });

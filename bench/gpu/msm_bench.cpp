@@ -6,6 +6,7 @@
 //                  [--profile]   (phase times of the last run, from events)
 //                  [--witness]   (scalars like a PoRep witness: 40 % zero, 40 % one, 20 % uniform)
 //                  [--chunk lg]  (points per pass: 2^lg, as a resident context in a proof uses)
+//                  [--set-passes]  (passes by groups of bucket sets: MsmConfig::set_passes)
 //
 // Points: 2^16 distinct random points [t0 + jδ]G spread by a random index over n slots (each slot
 // its own memory, so the gathers cost what distinct points cost). --check compares against the
@@ -175,6 +176,8 @@ int main(int argc, char** argv) {
       o.cfg.chunk_points = size_t(1) << next();
     else if (a == "--witness")
       o.witness = true;
+    else if (a == "--set-passes")
+      o.cfg.set_passes = true;
     else
       sizes.push_back(unsigned(std::atoi(a.c_str())));
   }

@@ -98,9 +98,10 @@ struct Case {
 };
 
 // Runs one MSM through a fresh context; bases/scalars are host vectors (uploaded as the case says).
+// `passes`: the run's sort-and-sum passes (MsmTimings::passes; needs cfg.profile).
 template <class A>
 Result<Jac<A>> device_msm(const std::vector<A>& bases, const std::vector<Fr>& scalars, const Case& c,
-                          const uint64_t* density = nullptr) {
+                          const uint64_t* density = nullptr, unsigned* passes = nullptr) {
   auto s = Stream::create(test_device());
   if (!s) return s.error();
   const size_t cap = std::max(bases.size(), scalars.size());
@@ -124,8 +125,10 @@ Result<Jac<A>> device_msm(const std::vector<A>& bases, const std::vector<Fr>& sc
     dsc = std::move(*b);
     p = dsc.data();
   }
-  if (density) return ctx->run(p, sc.size(), density, c.scalars_at, c.form, *s);
-  return ctx->run(p, sc.size(), c.scalars_at, c.form, *s);
+  auto r = density ? ctx->run(p, sc.size(), density, c.scalars_at, c.form, *s)
+                   : ctx->run(p, sc.size(), c.scalars_at, c.form, *s);
+  if (passes) *passes = ctx->last_timings().passes;
+  return r;
 }
 
 template <class A>
@@ -359,6 +362,110 @@ TEST(GpuMsm, PassesOverDeviceScalars) {
   c.scalars_at = Memory::device;
   density_case<G1Affine>(20000 + 3, c, rng);
   density_case<G2Affine>(9000 + 5, c, rng, true);
+}
+
+// Passes of set groups (MsmConfig::set_passes): each pass takes every point's digits (of a chunk,
+// for host scalars) in a group of bucket sets. Against the CPU, with the pass count the layout
+// predicts (so the groups did run), and with passes of points: uniform device scalars with sets of
+// one window and of two (precomputed tables), scalars at the carry bounds, a witness's mix, host
+// scalars, streamed bases, and the density form.
+template <class A>
+void set_group_passes(size_t n, size_t chunk, std::mt19937_64& rng) {
+  SCOPED_TRACE("n=" + std::to_string(n) + " chunk=" + std::to_string(chunk));
+  std::vector<Fr> logs;
+  const auto bases = progression<A>(n, rng, &logs);
+  auto uniform = random_scalars(n, rng);
+  // A pass's first window w starts from the carry out of the windows below it, which the kernel reads
+  // off the low c·w bits: set at the bound where it flips (bits c·j + c − 1 for j < w), one below
+  // and one above, at random places.
+  for (unsigned c : {8u, 13u}) {
+    for (unsigned w = 1; c * w < 250; ++w) {
+      uint64_t t[4] = {0, 0, 0, 0};
+      for (unsigned j = 0; j < w; ++j) t[(c * j + c - 1) / 64] |= uint64_t(1) << ((c * j + c - 1) % 64);
+      for (int d : {-1, 0, 1}) {
+        uint64_t v[4] = {t[0] + uint64_t(int64_t(d)), t[1], t[2], t[3]};
+        uniform[rng() % n] = Fr::from_canonical(v);
+      }
+    }
+  }
+  auto want = cpu::msm<A>(bases, uniform);
+  ASSERT_TRUE(want.ok()) << want.message();
+  for (unsigned c : {8u, 13u}) {
+    for (unsigned m : {1u, 2u}) {
+      const std::string tag = "c=" + std::to_string(c) + " m=" + std::to_string(m);
+      SCOPED_TRACE(tag);
+      Case k;
+      k.cfg.window_bits = c;
+      k.cfg.precompute = m;
+      k.cfg.chunk_points = chunk;
+      k.cfg.profile = true;
+      k.cfg.set_passes = true;
+      k.scalars_at = Memory::device;
+      k.bases_at = Memory::device;
+      const size_t W = (256 + c - 1) / c, S = (W + m - 1) / m;
+      const size_t g = std::min(S, chunk * W / (n * m));
+      ASSERT_GE(g, 1u);
+      unsigned passes = 0;
+      auto got = device_msm(bases, uniform, k, nullptr, &passes);
+      ASSERT_TRUE(got.ok()) << got.message();
+      EXPECT_TRUE(*got == *want);
+      EXPECT_EQ(passes, (S + g - 1) / g);
+      k.cfg.set_passes = false;
+      got = device_msm(bases, uniform, k, nullptr, &passes);
+      ASSERT_TRUE(got.ok()) << got.message();
+      EXPECT_TRUE(*got == *want) << "passes of points";
+      EXPECT_GT(passes, 1u);
+    }
+  }
+  Case k;
+  k.cfg.window_bits = 13;
+  k.cfg.chunk_points = chunk;
+  k.cfg.profile = true;
+  k.cfg.set_passes = true;
+  k.scalars_at = Memory::device;
+  const size_t g13 = chunk * 20 / n, groups = (20 + g13 - 1) / g13, chunks = (n + chunk - 1) / chunk;
+  unsigned passes = 0;
+  // A witness (mostly 0 and 1) takes the set groups too.
+  const auto witness = witness_scalars(n, rng);
+  auto want_w = cpu::msm<A>(bases, witness);
+  ASSERT_TRUE(want_w.ok()) << want_w.message();
+  auto got = device_msm(bases, witness, k, nullptr, &passes);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_TRUE(*got == *want_w) << "witness";
+  EXPECT_EQ(passes, groups) << "witness";
+  // Host scalars, then bases streamed too: each chunk of points in set groups.
+  k.scalars_at = Memory::host;
+  got = device_msm(bases, uniform, k, nullptr, &passes);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_TRUE(*got == *want) << "host scalars";
+  EXPECT_EQ(passes, chunks * groups) << "host scalars";
+  k.streamed = true;
+  got = device_msm(bases, uniform, k, nullptr, &passes);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_TRUE(*got == *want) << "streamed bases";
+  EXPECT_EQ(passes, chunks * groups) << "streamed bases";
+  k.streamed = false;
+  k.scalars_at = Memory::device;
+  // The density form: a quarter of the variables present, one set a pass (g = 1 at this chunk).
+  std::vector<uint64_t> density((n + 63) / 64);
+  for (auto& w : density) w = rng() & rng();
+  size_t present = 0;
+  for (size_t i = 0; i < n; ++i) present += (density[i / 64] >> (i % 64)) & 1;
+  const std::vector<A> some(bases.begin(), bases.begin() + std::ptrdiff_t(present));
+  auto want_d = cpu::msm<A>(some, uniform, density);
+  ASSERT_TRUE(want_d.ok()) << want_d.message();
+  k.cfg.chunk_points = (n + 19) / 20;  // entries for one set of every point: chunk·W >= n
+  got = device_msm(some, uniform, k, density.data(), &passes);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_TRUE(*got == *want_d) << "density";
+  EXPECT_EQ(passes, 20u) << "density";
+}
+TEST(GpuMsm, SetGroupPasses) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  SCOPED_TRACE("seed " + std::to_string(gputest::test_seed()));
+  set_group_passes<G1Affine>(20000 + 3, 4096, rng);
+  set_group_passes<G2Affine>(6000 + 1, 1024, rng);
 }
 
 TEST(GpuMsm, Errors) {

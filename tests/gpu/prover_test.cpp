@@ -292,8 +292,15 @@ size_t bases_of(const groth16::ProvingKey& pk) {
 // a witness of mostly 0 and 1 gets fewer buckets, and more zeros or ones never widen the window.
 TEST(ResidentWindow, FollowsTheScalarMix) {
   const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}), 20u);
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {0.4, 0.4}), 19u);  // one pass of digits
+  // Uniform scalars in passes of set groups: each bucket once, so a wider window (12 windows).
+  bool by_sets = false;
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, true, &by_sets), 22u);
+  EXPECT_TRUE(by_sets);
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, false, &by_sets), 20u);  // passes of points
+  EXPECT_FALSE(by_sets);
+  // A witness: one pass of digits.
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {0.4, 0.4}, 1.0, true, &by_sets), 19u);
+  EXPECT_FALSE(by_sets);
   unsigned last = 99;
   for (double sparse = 0; sparse <= 1.0; sparse += 0.125) {
     const unsigned c = cuda::pick_resident_window(n, pass, 1, {sparse / 2, sparse / 2});
