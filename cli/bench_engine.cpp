@@ -63,7 +63,7 @@ struct EngineBenchArgs {
   uint32_t express_workers_per_gpu = 1;
   bool blocking_sync = false;  // cuda: waiting host threads sleep (engine::CudaDeviceOptions::blocking_sync)
   double shared_bases_fraction = 0.6;
-  double resident_fraction = 0.5;  // cuda, shared bases: a worker's share its MSM work area may take
+  double resident_fraction = 0.6;  // cuda, shared bases: a worker's share its MSM work area may take
   unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
   double msm_bucket_cost = 1.0;    // cuda: the window model's per-bucket weight
   bool msm_point_passes = false;   // cuda: resident MSMs in passes of points, not of set groups

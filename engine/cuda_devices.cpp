@@ -97,7 +97,8 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
       o.shared_bases = store;
       // A worker's share holds its work area and its stages, not bases. The H stage borrows the
       // work area (idle while H is computed), so passes of the backend's default size (2^25, the
-      // fastest that fits: a 13.3 GiB work area for a 2^27 H query) leave it room for a, b, c.
+      // fastest that fits: a 16.1 GiB work area for a 2^27 H query by set groups) leave it room
+      // for a, b, c.
       o.resident_fraction = options.resident_fraction;
     }
     auto backend = cuda::CudaBackend::create(o);

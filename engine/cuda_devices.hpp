@@ -62,8 +62,10 @@ struct CudaDeviceOptions {
   // each filler proof took 8–11 s (docs/BENCHMARKS.md, "Fourteenth session").
   bool lead_worker = false;
   // With a shared store, the share of a worker's budget its MSM work area may take
-  // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h.
-  double resident_fraction = 0.5;
+  // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h. 0.6 gives a
+  // 2^27 H query's set-group plan (c = 22, a 16.1 GiB work area) room beside two workers on an
+  // H200: 20.4 s per 10-partition job against 21.1 at 0.5 (docs/BENCHMARKS.md, "Sixteenth session").
+  double resident_fraction = 0.6;
 };
 
 // The store size and per-worker budgets cuda_devices gives a device of `budget` bytes, `workers`
