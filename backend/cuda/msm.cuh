@@ -283,7 +283,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
     return Status::Ok();
   }
 
-  // The buckets one pass sorts into and sums: every set, or a group of sets (digit_passes).
+  // The buckets one pass sorts into and sums: every set, or a group of sets (set_group_passes).
   struct PassView {
     uint32_t KZ = 0;          // the pass's buckets: its keys are 0 .. KZ − 1
     int key_bits = 0;         // the sort's width
@@ -292,7 +292,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   };
   PassView pass;
   void whole_pass() { pass = PassView{L.KZ, L.key_bits, L.run, buckets.data()}; }
-  // Sets [lo, hi) for E digits.
+  // The pass of sets [lo, hi) over E digits: their buckets, the sort's width, a run for its mean.
   void set_group_pass(uint32_t lo, uint32_t hi, size_t E) {
     const uint32_t KZ = (hi - lo) * L.shape.H;
     pass = PassView{KZ, int(std::bit_width(KZ)),
