@@ -149,7 +149,7 @@ __device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const Dig
 // (W <= 32), rows 1..G count those of each group of `per_group` consecutive sets, and one more 0
 // follows row G, so one exclusive scan over rows 1..G gives every group's block offsets, each
 // group's first digit at the start of its row and the grand total after the last row: one read of
-// the scalars counts for every pass of digit_passes' set groups.
+// the scalars counts for every pass of Msm::State::set_group_passes.
 static __global__ void __launch_bounds__(kDigitBlock)
     digit_counts_kernel(const Fr* __restrict__ scalars, uint32_t n, size_t first, bool montgomery,
                         const uint64_t* __restrict__ density, const uint32_t* __restrict__ word_rank,
