@@ -63,11 +63,12 @@ struct EngineBenchArgs {
   uint32_t express_workers_per_gpu = 1;
   bool blocking_sync = false;  // cuda: waiting host threads sleep (engine::CudaDeviceOptions::blocking_sync)
   double shared_bases_fraction = 0.6;
-  double resident_fraction = 0.6;  // cuda, shared bases: a worker's share its MSM work area may take
-  unsigned msm_pass_log = 0;       // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
-  double msm_bucket_cost = 1.0;    // cuda: the window model's per-bucket weight
-  bool msm_point_passes = false;   // cuda: resident MSMs in passes of points, not of set groups
-  bool lead_worker = false;        // cuda: each device's first worker at raised stream priority
+  double resident_fraction = 0.6;    // cuda, shared bases: a worker's share its MSM work area may take
+  unsigned msm_pass_log = 0;         // cuda: points per pass of resident MSMs, 2^K (0: the backend's)
+  double msm_bucket_cost = 1.0;      // cuda: the window model's per-bucket weight
+  bool msm_point_passes = false;     // cuda: resident MSMs in passes of points, not of set groups
+  bool msm_uniform_windows = false;  // cuda: no narrow top windows (MsmConfig::narrow_windows)
+  bool lead_worker = false;          // cuda: each device's first worker at raised stream priority
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool c_from_ab = false;       // the synthetic partitions leave c to the prover (SampleInput::c_from_ab)
@@ -237,6 +238,7 @@ Result<DeviceChoice> choose_devices(const EngineBenchArgs& args, uint64_t vram_b
     o.resident_pass_points = args.msm_pass_log ? size_t(1) << args.msm_pass_log : 0;
     o.window_bucket_cost = args.msm_bucket_cost;
     o.msm_set_passes = !args.msm_point_passes;
+    o.msm_narrow_windows = !args.msm_uniform_windows;
     o.lead_worker = args.lead_worker;
     auto set = engine::cuda_devices(o);
     if (set) return DeviceChoice{"cuda", std::move(*set)};
@@ -617,6 +619,7 @@ int bench_engine(const EngineBenchArgs& args) {
       {"msm_pass_log", args.msm_pass_log},
       {"msm_bucket_cost", args.msm_bucket_cost},
       {"msm_point_passes", args.msm_point_passes},
+      {"msm_uniform_windows", args.msm_uniform_windows},
       {"lead_worker", args.lead_worker},
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
@@ -724,6 +727,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->capture_default_str();
   cmd->add_flag("--msm-point-passes", args->msm_point_passes,
                 "cuda: resident MSMs in passes of points (every bucket each pass), not of set groups");
+  cmd->add_flag("--msm-uniform-windows", args->msm_uniform_windows,
+                "cuda: every MSM window c bits wide (by default the top ones narrow to c − 1 bits where "
+                "W·c exceeds 256)");
   cmd->add_flag("--lead-worker", args->lead_worker,
                 "cuda: each device's first worker runs its streams at raised priority and the others fill "
                 "the SMs it leaves");

@@ -90,6 +90,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     o.resident_pass_points = options.resident_pass_points;
     o.window_bucket_cost = options.window_bucket_cost;
     o.msm_set_passes = options.msm_set_passes;
+    o.msm_narrow_windows = options.msm_narrow_windows;
     if (split.shared_bases) {
       std::lock_guard lock(stores->mu);
       auto& store = stores->by_device[d.index];

@@ -56,6 +56,8 @@ struct CudaDeviceOptions {
   double window_bucket_cost = 1.0;
   // Resident MSMs' passes by groups of bucket sets (cuda::CudaBackendOptions::msm_set_passes).
   bool msm_set_passes = true;
+  // MSMs' windows of c − 1 bits where W·c exceeds 256 (cuda::CudaBackendOptions::msm_narrow_windows).
+  bool msm_narrow_windows = true;
   // Each device's first ordinary worker runs its streams at raised priority, the others at normal
   // (express workers at high either way), so one proof goes first and the others fill the SMs it
   // leaves. Off by default: on the 2^27 job it moved the steady rate by nothing measurable while

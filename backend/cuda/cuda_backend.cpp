@@ -618,6 +618,7 @@ struct CudaBackend::Impl {
     // holds only the work area.
     const bool shared_bases = options.shared_bases != nullptr;
     cfg.referenced_bases = shared_bases;
+    cfg.narrow_windows = options.msm_narrow_windows;
     cfg.max_bases = sh.nb;  // density form: tables for the present variables only
     const double cap = options.resident_fraction * double(budget);
     const size_t own_work = shared_work ? shared_work->bytes() : 0;

@@ -55,6 +55,8 @@ struct CudaBackendOptions {
   // Resident contexts' MsmConfig::set_passes: device scalars that need several passes take every
   // point for a group of bucket sets per pass (the window model then counts each bucket once).
   bool msm_set_passes = true;
+  // MSMs' MsmConfig::narrow_windows: windows of c − 1 bits where W·c exceeds 256 (fewer buckets).
+  bool msm_narrow_windows = true;
   // The priority of the backend's streams (compute and copy). An express worker's are high: its
   // kernels then take SMs ahead of the ordinary workers' as their blocks finish, instead of
   // queueing behind them. A device's lead worker may run raised (CudaDeviceOptions::lead_worker).

@@ -74,6 +74,9 @@ struct MsmConfig {
   // for sparse ones that fit one pass of digits. Takes effect when chunk_points < max_points, there
   // are two sets or more, c >= 8, and chunk_points·W digits hold a set of every point.
   bool set_passes = false;
+  // Windows of c − 1 bits where W·c exceeds 256 (with m = 1): the same digits over fewer buckets
+  // (DigitShape::wide). False keeps every window c bits wide (for comparisons).
+  bool narrow_windows = true;
 };
 
 // Device milliseconds per phase of the last run, summed over chunks (MsmConfig::profile).
@@ -89,14 +92,15 @@ enum class ScalarForm { montgomery, canonical };
 
 // The shape a context is created for, once c and m are resolved, and its device memory.
 struct MsmPlan {
-  unsigned window_bits = 0;  // c
-  unsigned windows = 0;      // W = ceil(256 / c)
-  unsigned precompute = 0;   // m (tables of bases)
-  unsigned sets = 0;         // ceil(W / m) bucket sets
-  unsigned bucket_run = 0;   // L, resolved
-  size_t chunk_points = 0;   // scalars per pass
-  size_t base_bytes = 0;     // resident bases and tables (0 for bases streamed from the host)
-  size_t work_bytes = 0;     // everything else: digits, sort, items, buckets, staging
+  unsigned window_bits = 0;     // c
+  unsigned windows = 0;         // W = ceil(256 / c)
+  unsigned narrow_windows = 0;  // of them, the top ones of c − 1 bits (MsmConfig::narrow_windows)
+  unsigned precompute = 0;      // m (tables of bases)
+  unsigned sets = 0;            // ceil(W / m) bucket sets
+  unsigned bucket_run = 0;      // L, resolved
+  size_t chunk_points = 0;      // scalars per pass
+  size_t base_bytes = 0;        // resident bases and tables (0 for bases streamed from the host)
+  size_t work_bytes = 0;        // everything else: digits, sort, items, buckets, staging
   size_t total_bytes() const { return base_bytes + work_bytes; }
 };
 

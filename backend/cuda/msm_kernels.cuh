@@ -47,6 +47,11 @@ struct DigitShape {
   uint32_t H;       // buckets per set, 2^(c-1): digit magnitudes 1..H
   uint32_t KZ;      // buckets of all sets, sets·H: one past the largest key
   uint32_t stride;  // bases per table
+  // Windows [0, wide) have c bits, the rest c − 1 (their digits then use the lower half of their
+  // set's H buckets): where W·c exceeds 256, make_layout narrows as many windows as it can, at the
+  // top, so the top window is full and fewer buckets are summed and reduced. Only with m = 1
+  // (precomputed tables shift by a uniform 2^c).
+  unsigned wide = ~0u;
   // The sets a pass takes, keys counted from set_lo's first bucket: a pass over every point for a
   // group of sets (Msm::State::set_group_passes). The recoding then starts at the group's first
   // window w0 = set_lo·m, with the carry into it read off the low c·w0 bits (carry_bound).
@@ -54,14 +59,24 @@ struct DigitShape {
   uint64_t carry_bound[4] = {0, 0, 0, 0};
 };
 
-// The signed recoding (for_each_digit) carries into window w exactly when the scalar's low c·w bits
-// exceed H·(2^(cw) − 1)/(2^c − 1), the number whose bits c·j + c − 1 (j < w) are set: the digits
-// below w lie in [−H + 1, H], so their sum is at most that bound without a carry and above it with
-// one. Host and device (the host fills DigitShape::carry_bound).
-__host__ __device__ inline void carry_bound_of(unsigned c, unsigned w, uint64_t (&t)[4]) {
+// Window w's width and its first bit (DigitShape::wide). Host and device.
+__host__ __device__ inline unsigned window_width(const DigitShape& sh, unsigned w) {
+  return w < sh.wide ? sh.c : sh.c - 1;
+}
+__host__ __device__ inline unsigned window_start(const DigitShape& sh, unsigned w) {
+  return w <= sh.wide ? w * sh.c : sh.wide * sh.c + (w - sh.wide) * (sh.c - 1);
+}
+
+// The signed recoding (for_each_digit) carries into window w exactly when the scalar's low bits
+// below w (window_start) exceed the number whose bits s_j + c_j − 1 (j < w, window j of c_j bits from
+// bit s_j) are set: the digits below w lie in [−H_j + 1, H_j] (H_j = 2^(c_j − 1)), so their sum is at
+// most that bound without a carry and above it with one. Host and device (the host fills
+// DigitShape::carry_bound).
+__host__ __device__ inline void carry_bound_of(const DigitShape& sh, unsigned w, uint64_t (&t)[4]) {
   t[0] = t[1] = t[2] = t[3] = 0;
-  for (unsigned j = 0; j < w && c * j + c - 1 < 256; ++j) {
-    const unsigned bit = c * j + c - 1;
+  for (unsigned j = 0; j < w; ++j) {
+    const unsigned bit = window_start(sh, j) + window_width(sh, j) - 1;
+    if (bit >= 256) break;
     t[bit / 64] |= uint64_t(1) << (bit % 64);
   }
 }
@@ -124,8 +139,9 @@ __device__ __forceinline__ void load_scalar(const Fr* __restrict__ scalars, uint
   if (!present) v[0] = v[1] = v[2] = v[3] = 0;
 }
 
-// Calls emit(w, magnitude, negative) for every nonzero signed c-bit digit d_w of v (v = Σ d_w 2^(cw),
-// |d_w| <= 2^(c-1)) whose set w / m is in [set_lo, set_hi), in window order.
+// Calls emit(w, magnitude, negative) for every nonzero signed digit d_w of v (v = Σ d_w 2^(s_w),
+// window w of c_w bits from bit s_w, |d_w| <= 2^(c_w - 1)) whose set w / m is in [set_lo, set_hi),
+// in window order.
 template <class Emit>
 __device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const DigitShape& sh, Emit&& emit) {
   unsigned w = 0, end = sh.W;
@@ -133,13 +149,17 @@ __device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const Dig
   if (sh.set_lo != 0 || sh.set_hi < sh.W) {
     w = min(sh.set_lo * sh.m, sh.W);
     end = min(sh.set_hi * sh.m, sh.W);
-    carry = w != 0 && low_bits_above(v, w * sh.c, sh.carry_bound);
   }
+  unsigned pos = window_start(sh, w);
+  if (w != 0) carry = low_bits_above(v, pos, sh.carry_bound);
   for (; w < end; ++w) {
-    const uint32_t raw = window_of(v, w * sh.c, sh.c) + carry;
-    // raw in [0, 2^c]; above 2^(c-1) it becomes raw - 2^c (negative) and carries one.
-    carry = raw > sh.H;
-    const uint32_t mag = carry ? (uint32_t(2) * sh.H - raw) : raw;
+    const unsigned bits = window_width(sh, w);
+    const uint32_t half = uint32_t(1) << (bits - 1);
+    const uint32_t raw = window_of(v, pos, bits) + carry;
+    pos += bits;
+    // raw in [0, 2^bits]; above half it becomes raw - 2^bits (negative) and carries one.
+    carry = raw > half;
+    const uint32_t mag = carry ? (uint32_t(2) * half - raw) : raw;
     if (mag != 0) emit(w, mag, carry != 0);
   }
 }

@@ -7,6 +7,7 @@
 //                  [--witness]   (scalars like a PoRep witness: 40 % zero, 40 % one, 20 % uniform)
 //                  [--chunk lg]  (points per pass: 2^lg, as a resident context in a proof uses)
 //                  [--set-passes]  (passes by groups of bucket sets: MsmConfig::set_passes)
+//                  [--uniform-windows]  (no narrow top windows: MsmConfig::narrow_windows off)
 //
 // Points: 2^16 distinct random points [t0 + jδ]G spread by a random index over n slots (each slot
 // its own memory, so the gathers cost what distinct points cost). --check compares against the
@@ -130,10 +131,11 @@ int bench(const char* name, unsigned lg, const Options& o, const Stream& s) {
   const double med = times[times.size() / 2];
   const MsmPlan& pl = ctx->plan();
   std::printf(
-      "%-3s 2^%-2u c=%-2u W=%-2u m=%-2u sets=%-2u L=%-3u  median %9.2f ms  min %9.2f  %7.1f Mpts/s  "
+      "%-3s 2^%-2u c=%-2u W=%-2u (%-2u narrow) m=%-2u sets=%-2u L=%-3u  median %9.2f ms  min %9.2f  %7.1f "
+      "Mpts/s  "
       "precompute %8.1f ms  mem %6.2f GiB%s\n",
-      name, lg, pl.window_bits, pl.windows, pl.precompute, pl.sets, pl.bucket_run, med, times.front(),
-      double(n) / med / 1e3, pre_ms, double(pl.total_bytes()) / double(1ull << 30),
+      name, lg, pl.window_bits, pl.windows, pl.narrow_windows, pl.precompute, pl.sets, pl.bucket_run, med,
+      times.front(), double(n) / med / 1e3, pre_ms, double(pl.total_bytes()) / double(1ull << 30),
       o.check ? (ok ? "  check OK" : "  CHECK FAILED") : "");
   if (o.cfg.profile) {
     const MsmTimings& t = ctx->last_timings();
@@ -178,6 +180,8 @@ int main(int argc, char** argv) {
       o.witness = true;
     else if (a == "--set-passes")
       o.cfg.set_passes = true;
+    else if (a == "--uniform-windows")
+      o.cfg.narrow_windows = false;
     else
       sizes.push_back(unsigned(std::atoi(a.c_str())));
   }

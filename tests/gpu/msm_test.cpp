@@ -170,7 +170,8 @@ TEST(GpuMsm, G2MatchesCpu) {
   random_sizes<G2Affine>({1, 2, 5, 100, 1023, 8192 + 11});
 }
 
-// Every window, precomputation and item size on one input.
+// Every window, precomputation and item size on one input, with narrow top windows (where W·c
+// exceeds 256: c = 5, 11, 13, 19 and 22 with m = 1) and without.
 TEST(GpuMsm, ConfigurationsAgree) {
   CUZK_REQUIRE_GPU();
   std::mt19937_64 rng(gputest::test_seed());
@@ -179,13 +180,17 @@ TEST(GpuMsm, ConfigurationsAgree) {
   const size_t n = 3000;
   const auto bases = progression<G1Affine>(n, rng, &logs);
   const auto scalars = random_scalars(n, rng);
-  for (unsigned c : {1u, 2u, 5u, 8u, 13u, 16u}) {
+  for (unsigned c : {1u, 2u, 5u, 8u, 11u, 13u, 16u, 19u, 22u}) {
     for (unsigned m : {1u, 3u, 0u}) {
-      Case k;
-      k.cfg.window_bits = c;
-      k.cfg.precompute = m;
-      k.cfg.bucket_run = 1 + (c * 7 + m) % 40;
-      expect_matches_cpu(bases, scalars, k, "c=" + std::to_string(c) + " m=" + std::to_string(m));
+      for (bool narrow : {true, false}) {
+        Case k;
+        k.cfg.window_bits = c;
+        k.cfg.precompute = m;
+        k.cfg.bucket_run = 1 + (c * 7 + m) % 40;
+        k.cfg.narrow_windows = narrow;
+        expect_matches_cpu(bases, scalars, k,
+                           "c=" + std::to_string(c) + " m=" + std::to_string(m) + (narrow ? "" : " uniform"));
+      }
     }
   }
 }
@@ -376,27 +381,38 @@ void set_group_passes(size_t n, size_t chunk, std::mt19937_64& rng) {
   const auto bases = progression<A>(n, rng, &logs);
   auto uniform = random_scalars(n, rng);
   // A pass's first window w starts from the carry out of the windows below it, which the kernel reads
-  // off the low c·w bits: set at the bound where it flips (bits c·j + c − 1 for j < w), one below
-  // and one above, at random places.
+  // off the low bits below w: set at the bound where it flips (the top bit of each window j < w), one
+  // below and one above, at random places. Windows of c bits, and of c bits then c − 1 (the narrow top
+  // windows of m = 1: W·c − 256 of them, at most W − 1).
   for (unsigned c : {8u, 13u}) {
-    for (unsigned w = 1; c * w < 250; ++w) {
+    const unsigned W = (256 + c - 1) / c;
+    for (unsigned narrow : {0u, std::min(W * c - 256, W - 1)}) {
       uint64_t t[4] = {0, 0, 0, 0};
-      for (unsigned j = 0; j < w; ++j) t[(c * j + c - 1) / 64] |= uint64_t(1) << ((c * j + c - 1) % 64);
-      for (int d : {-1, 0, 1}) {
-        uint64_t v[4] = {t[0] + uint64_t(int64_t(d)), t[1], t[2], t[3]};
-        uniform[rng() % n] = Fr::from_canonical(v);
+      unsigned top = 0;  // one past window j's top bit
+      for (unsigned j = 0; j + 1 < W; ++j) {
+        top += j < W - narrow ? c : c - 1;
+        if (top > 250) break;
+        t[(top - 1) / 64] |= uint64_t(1) << ((top - 1) % 64);
+        for (int d : {-1, 0, 1}) {
+          uint64_t v[4] = {t[0] + uint64_t(int64_t(d)), t[1], t[2], t[3]};
+          uniform[rng() % n] = Fr::from_canonical(v);
+        }
       }
     }
   }
   auto want = cpu::msm<A>(bases, uniform);
   ASSERT_TRUE(want.ok()) << want.message();
   for (unsigned c : {8u, 13u}) {
-    for (unsigned m : {1u, 2u}) {
-      const std::string tag = "c=" + std::to_string(c) + " m=" + std::to_string(m);
+    for (unsigned m : {1u, 2u, 0u}) {  // 0: m = 1 with every window c bits wide
+      const bool narrow = m != 0;
+      if (m == 0) m = 1;
+      const std::string tag =
+          "c=" + std::to_string(c) + " m=" + std::to_string(m) + (narrow ? "" : " uniform");
       SCOPED_TRACE(tag);
       Case k;
       k.cfg.window_bits = c;
       k.cfg.precompute = m;
+      k.cfg.narrow_windows = narrow;
       k.cfg.chunk_points = chunk;
       k.cfg.profile = true;
       k.cfg.set_passes = true;
