@@ -159,6 +159,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
     }
   }
   const size_t pass_buckets = L.set_passes ? size_t(L.set_group) * H : L.KZ;
+  // A floor for the points per item, which set-group passes raise for their own digits and buckets
+  // in use (set_group_pass).
   L.run = cfg.bucket_run ? cfg.bucket_run : run_for(L.entries, pass_buckets);
   L.run_fixed = cfg.bucket_run != 0;
   L.cap_a = ceil_div(L.entries, L.run) + pass_buckets + 1;
@@ -297,11 +299,13 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   };
   PassView pass;
   void whole_pass() { pass = PassView{L.KZ, L.key_bits, L.run, buckets.data()}; }
-  // The pass of sets [lo, hi) over E digits: their buckets, the sort's width, a run for its mean.
+  // The pass of sets [lo, hi) over E digits: their buckets, the sort's width, a run for the mean of
+  // the buckets in use.
   void set_group_pass(uint32_t lo, uint32_t hi, size_t E) {
     const uint32_t KZ = (hi - lo) * L.shape.H;
+    const size_t in_use = msm_detail::buckets_in_use(L.shape, lo, hi);
     pass = PassView{KZ, int(std::bit_width(KZ)),
-                    L.run_fixed ? L.run : std::max(L.run, msm_detail::run_for(E, KZ)),
+                    L.run_fixed ? L.run : std::max(L.run, msm_detail::run_for(E, in_use)),
                     buckets.data() + size_t(lo) * L.shape.H};
   }
   Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
