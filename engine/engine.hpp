@@ -93,8 +93,9 @@ struct EngineConfig {
   // the end of its proof, so the next synthesis need not wait for the proof. Off by default: on the
   // H200 with two workers it measured slower by job ends (21.2–21.4 s per job against 20.6 s,
   // thirteenth session), and the one run read by the steady rate since was the fastest of its visit
-  // (2.060 s a partition, with the lead worker; fourteenth session): not settled, see
-  // docs/BENCHMARKS.md.
+  // (2.060 s a partition, with the lead worker; fourteenth session). With c = 22 it kept the
+  // workers from waiting but left the rate where it was (2.082 against 2.066 s a partition,
+  // seventeenth session): the device, not the host, is the bound. See docs/BENCHMARKS.md.
   bool release_inputs_early = false;
 
   DeviceSet devices;  // devices, their workers' backend factory and the memory planner

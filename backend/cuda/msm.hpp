@@ -1,7 +1,8 @@
 // Multi-scalar multiplication on a CUDA device for G1 and G2: Σ s_i·P_i, Pippenger's bucket method.
 //
 // The pipeline, per chunk of points (backend/cuda/msm.cuh has the kernels):
-//   1. scalars (Fr, Montgomery or canonical, on the host or the device) become signed c-bit digits,
+//   1. scalars (Fr, Montgomery or canonical, on the host or the device) become signed c-bit digits
+//      (the top W·c − 256 windows c − 1 bits wide, when each window is its own set: fewer buckets),
 //      one (key, value) pair per window: key = bucket of the digit's magnitude in its bucket set,
 //      value = index of the (precomputed) base with the sign in the top bit; zero digits take no
 //      pair (a count per block and a scan place each block's digits);
