@@ -54,7 +54,7 @@ struct DigitShape {
   unsigned wide = ~0u;
   // The sets a pass takes, keys counted from set_lo's first bucket: a pass over every point for a
   // group of sets (Msm::State::set_group_passes). The recoding then starts at the group's first
-  // window w0 = set_lo·m, with the carry into it read off the low c·w0 bits (carry_bound).
+  // window w0 = set_lo·m, with the carry into it read off the bits below w0 (carry_bound).
   uint32_t set_lo = 0, set_hi = 0xffffffffu;
   uint64_t carry_bound[4] = {0, 0, 0, 0};
 };
