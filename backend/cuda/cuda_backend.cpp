@@ -99,34 +99,43 @@ using ResidentMap = std::map<std::pair<const void*, size_t>, ResidentMsm<Affine>
 
 }  // namespace
 
-// The window model's constants for passes of set groups, in mixed additions' time, from the 2^27 H
-// query alone on the H200 (cuzk_bench_msm, docs/BENCHMARKS.md "Sixteenth session"): from c = 20 to
+// The window model's constants, in mixed additions' time. For passes of set groups, from the 2^27
+// H query alone on the H200 (cuzk_bench_msm, docs/BENCHMARKS.md "Sixteenth session"): from c = 20 to
 // 22, 134 M fewer digits saved 58 ms (0.43 ns each) and 18.4 M more buckets cost 33 ms (1.8 ns
-// each, mostly the reduction); a pass's digits kernel took 4.7 ms over 2^27 scalars.
-constexpr double kGroupBucket = 4.5;     // per bucket, once
+// each, mostly the reduction); a pass's digits kernel took 4.7 ms over 2^27 scalars. For passes of
+// points, from 2^26 witness scalars in one pass, c = 16 to 20 (visit 83, "Eighteenth session"): the
+// reduction costs about 4.8 additions per bucket in use on G1 and 7.8 on G2, and a pass's own work
+// per bucket (offsets, schedule) hardly shows; 1.5 a pass stands for each pass's start and end of
+// every bucket's sum. B₁ and B₂ share their digits, so both curves get one model.
+constexpr double kGroupBucket = 4.5;     // per bucket in use, once
 constexpr double kGroupPassRead = 0.08;  // per scalar and pass
+constexpr double kPassBucket = 1.5;      // per bucket and pass of points (every set's stride)
+constexpr double kReduceBucket = 7.0;    // per bucket in use, once
 
 unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix, double bucket_cost,
-                              bool set_passes, bool* by_sets) {
+                              bool set_passes, bool narrow, bool* by_sets) {
   const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
   const double point_passes = std::ceil(double(n) / double(pass));
   unsigned best = 16;
   double best_cost = -1;
   bool best_groups = false;
   for (unsigned c = 8; c <= 22; ++c) {
-    const unsigned W = (256 + c - 1) / c, mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
+    const unsigned W = msm_windows(c), mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
     const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
+    const double in_use = double(msm_buckets_in_use(c, S, msm_narrow_windows(c, mm, narrow)));
     const double digits = (mix.one + dense * W) * double(n);
     const size_t per_pass = msm_digits_per_pass(pass, W);  // 0: cut by points only
     const double passes =
         per_pass ? std::min(point_passes, std::max(1.0, std::ceil(digits / double(per_pass)))) : point_passes;
-    // Passes of set groups (MsmConfig::set_passes, as Msm decides them): each bucket is summed in one
-    // pass, and each pass reads every scalar.
-    const size_t g = pass < n ? std::min<size_t>(S, pass * W / (n * mm)) : 0;
-    const bool groups = set_passes && per_pass && passes > 1 && S > 1 && W <= 32 && g >= 1;
-    const double cost = groups ? digits + kGroupPassRead * double((S + g - 1) / g) * double(n) +
-                                     bucket_cost * kGroupBucket * buckets
-                               : digits + bucket_cost * (passes * 6.5 * buckets + 4.0 * buckets);
+    // Passes of set groups (MsmConfig::set_passes, as make_layout decides them): each bucket is
+    // summed in one pass, and each pass reads every scalar. Scalars whose digits fit one pass
+    // take passes of points.
+    const size_t g = msm_set_group(n, pass, W, mm, S);
+    const bool groups = set_passes && per_pass && passes > 1 && g >= 1;
+    const double cost =
+        groups ? digits + kGroupPassRead * double((S + g - 1) / g) * double(n) +
+                     bucket_cost * kGroupBucket * in_use
+               : digits + bucket_cost * (passes * kPassBucket * buckets + kReduceBucket * in_use);
     if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost, best_groups = groups;
   }
   if (by_sets) *by_sets = best_groups;
@@ -637,8 +646,9 @@ struct CudaBackend::Impl {
       bool fits = false;
       for (bool allowed : {options.msm_set_passes, false}) {
         bool groups = false;
-        cfg.window_bits = pick_resident_window(sh.max_points, pass, cfg.precompute, *mix,
-                                               options.window_bucket_cost, allowed, &groups);
+        cfg.window_bits =
+            pick_resident_window(sh.max_points, pass, cfg.precompute, *mix, options.window_bucket_cost,
+                                 allowed, cfg.narrow_windows, &groups);
         cfg.set_passes = groups;
         rp = Msm<Affine>::plan(sh.max_points, cfg, false);
         if (!rp) return rp.error();

@@ -72,20 +72,22 @@ struct ScalarMix {
 
 // The window of a resident MSM context that runs n points in passes of `pass`, with `precompute`
 // tables (0: one per window), for scalars like `mix` on the device. Its cost, in mixed additions:
-// the nonzero digits (sorted, then added), each pass's work per bucket (offsets, schedule and merge:
-// about 6.5 additions' time per bucket on the H200) and the reduction's (about 4 per bucket, once).
-// Passes hold `pass` points, or as many digits when that makes fewer (Msm cuts device scalars so),
-// so sparse scalars take fewer passes. With `set_passes` (MsmConfig::set_passes), scalars that need
-// several passes take them by groups of sets instead: each bucket then costs about 4.5 additions,
-// once, and each pass a read of every scalar. Uniform 2^27 scalars at passes of 2^25 get c = 22 so
-// (c = 20 by passes of points, msm_pick_window's choice); a PoRep witness (a quarter of the digits,
-// one pass) gets c = 19.
-// `bucket_cost` scales the two per-bucket constants: they are one MSM's time alone on the device,
+// the nonzero digits (sorted, then added), each pass's work per bucket (about 1.5 additions' time
+// on the H200) and the reduction's (about 7 per bucket in use, once: with `narrow`,
+// MsmConfig::narrow_windows, a narrow window's set uses half its buckets). Passes hold `pass`
+// points, or as many digits when that makes fewer (Msm cuts device scalars so), so sparse scalars
+// take fewer passes. With `set_passes` (MsmConfig::set_passes), scalars that need several passes
+// take them by groups of sets instead: each bucket then costs about 4.5 additions, once, and each
+// pass a read of every scalar. Uniform 2^27 scalars at passes of 2^25 get c = 22 so (c = 20 by
+// passes of points); a PoRep witness (a quarter of the digits, one pass) gets c = 19, for 2^27
+// points (L, A) and for the 60 % of them in B.
+// `bucket_cost` scales the per-bucket constants: they are one MSM's time alone on the device,
 // where the memory-bound passes and the latency-bound reduction levels leave SMs idle; beside
 // another worker's kernels those are mostly hidden, and less than 1 weighs the additions more.
 // `by_sets` (optional): whether the pick is for passes of set groups (then MsmConfig::set_passes).
 unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix,
-                              double bucket_cost = 1.0, bool set_passes = true, bool* by_sets = nullptr);
+                              double bucket_cost = 1.0, bool set_passes = true, bool narrow = true,
+                              bool* by_sets = nullptr);
 
 // One stage's plan, for logs and tests.
 using StagePlan = DeviceStage;

@@ -126,7 +126,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   const double add_cost = sizeof(typename Affine::field) > 48 ? 1.45 : 1.42;
   const unsigned c =
       cfg.window_bits ? cfg.window_bits : msm_pick_window(max_points, cfg.precompute, add_cost);
-  const unsigned W = (256 + c - 1) / c;
+  const unsigned W = msm_windows(c);
   const unsigned m = fold_all ? W : std::min(cfg.precompute, W);
   const unsigned S = (W + m - 1) / m;
   const size_t C = cfg.chunk_points ? std::min(cfg.chunk_points, max_points) : max_points;
@@ -143,7 +143,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   // W·c − 256 spare bits: as many windows of c − 1 bits (one set each, m = 1), at the top. Their
   // digits fill half of their set's buckets, so the reduction, whose cost is the buckets, shrinks:
   // at c = 22 eight of the twelve windows narrow and the buckets in use fall from 23.1 M to 16.8 M.
-  if (m == 1 && cfg.narrow_windows && c > 1) L.shape.wide = W - std::min(W * c - 256, W - 1);
+  const unsigned narrow = msm_narrow_windows(c, m, cfg.narrow_windows);
+  L.shape.wide = W - narrow;
   L.KZ = uint32_t(S * H);
   L.key_bits = std::bit_width(L.KZ);
   L.entries = C * W;
@@ -151,12 +152,10 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   // every point fit the entries when n·m·g <= C·W. Only when points do not fit one pass, and W <= 32
   // (the count keeps a scalar's nonzero windows in one word). Every pass then takes at most g sets,
   // so the item buffers hold one group's buckets, not every set's.
-  if (cfg.set_passes && C < max_points && S > 1 && W <= 32) {
-    const size_t g = std::min<size_t>(S, L.entries / (max_points * m));
-    if (g && ceil_div(S, g) <= kMaxSetGroups) {
-      L.set_group = uint32_t(g);
-      L.set_passes = uint32_t(ceil_div(S, g));
-    }
+  static_assert(kMaxSetGroups >= 32, "msm_set_group allows up to 32 windows, so up to 32 groups");
+  if (const size_t g = cfg.set_passes ? msm_set_group(max_points, C, W, m, S) : 0) {
+    L.set_group = uint32_t(g);
+    L.set_passes = uint32_t(ceil_div(S, g));
   }
   const size_t pass_buckets = L.set_passes ? size_t(L.set_group) * H : L.KZ;
   // A floor for the points per item, which set-group passes raise for their own digits and buckets
@@ -196,7 +195,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   MsmPlan& p = L.plan;
   p.window_bits = c;
   p.windows = W;
-  p.narrow_windows = W - std::min(W, L.shape.wide);
+  p.narrow_windows = narrow;
   p.precompute = m;
   p.sets = S;
   p.bucket_run = L.run;
@@ -690,7 +689,10 @@ Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobia
     if (levels == kMaxLevels) return make_error("MSM: reduction needs more levels than planned");
     const uint32_t K = reduce_run(S, n), T = n / K;
     Xyzz* A = lvl_A[levels % 2].data();
-    level_kernel<Xyzz><<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, lvl_L.data(), A);
+    // Narrow windows' sets (m = 1: a set per window) leave their upper half empty at the first level.
+    const uint32_t first_narrow = levels == 0 && L.shape.m == 1 ? std::min<uint32_t>(L.shape.wide, S) : S;
+    level_kernel<Xyzz>
+        <<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, first_narrow, lvl_L.data(), A);
     CUZK_TRY_STATUS(check_launch("msm level_kernel"));
     // Fold the L outputs of each set to one point, the last fold writing into lvl_sums.
     Xyzz* dst = lvl_sums.data() + size_t(levels) * S;

@@ -212,6 +212,33 @@ inline size_t msm_digits_per_pass(size_t pass_points, unsigned windows) {
   return pass_points >= 2 * kMsmDigitBlock ? (pass_points - kMsmDigitBlock) * windows : 0;
 }
 
+// The layout's shape rules, one definition for make_layout (msm.cuh) and for the backend's window
+// model (pick_resident_window), so that the model prices the layout a context will have.
+//
+// Signed windows of c bits: a scalar below 2^255 needs 256 bits of them (the top digit never
+// carries out).
+inline constexpr unsigned msm_windows(unsigned c) { return (256 + c - 1) / c; }
+// Windows of c − 1 bits at the top (MsmConfig::narrow_windows): W·c − 256 of them, at most W − 1,
+// where each window is its own bucket set (m = 1; precomputed tables shift by a uniform 2^c).
+inline constexpr unsigned msm_narrow_windows(unsigned c, unsigned m, bool narrow) {
+  const unsigned W = msm_windows(c), spare = W * c - 256;
+  return m == 1 && narrow ? (spare < W - 1 ? spare : W - 1) : 0;
+}
+// The buckets that digits can reach: 2^(c−1) a set, half that for a narrow window's set. The keys
+// keep the stride 2^(c−1) (the sort and offsets span sets·2^(c−1)); the reduction skips the rest.
+inline constexpr size_t msm_buckets_in_use(unsigned c, unsigned sets, unsigned narrow) {
+  return (size_t(sets) << (c - 1)) - (c >= 2 ? size_t(narrow) << (c - 2) : 0);
+}
+// Sets a pass takes when passes go by groups of sets (MsmConfig::set_passes): g sets of every one
+// of n points give at most n·m·g digits, which must fit a pass's chunk·W entries. 0 where passes go
+// by points: every point fits one pass, there is one set, or more than 32 windows (the count keeps
+// a scalar's nonzero windows in one word).
+inline constexpr size_t msm_set_group(size_t n, size_t chunk, unsigned W, unsigned m, unsigned sets) {
+  if (chunk >= n || sets < 2 || W > 32) return 0;
+  const size_t g = chunk * W / (n * m);
+  return g < sets ? g : sets;
+}
+
 // The window c the cost model picks for n points, m tables (0: one per window) and a point type
 // whose full addition costs about `add_cost` mixed additions.
 unsigned msm_pick_window(size_t n, unsigned precompute, double add_cost = 1.42);

@@ -11,6 +11,7 @@
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/device_bases.hpp"
+#include "backend/cuda/msm.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -294,12 +295,18 @@ TEST(ResidentWindow, FollowsTheScalarMix) {
   const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
   // Uniform scalars in passes of set groups: each bucket once, so a wider window (12 windows).
   bool by_sets = false;
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, true, &by_sets), 22u);
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, true, true, &by_sets), 22u);
   EXPECT_TRUE(by_sets);
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, false, &by_sets), 20u);  // passes of points
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, false, true, &by_sets), 20u);  // passes of points
   EXPECT_FALSE(by_sets);
   // A witness: one pass of digits.
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {0.4, 0.4}, 1.0, true, &by_sets), 19u);
+  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {0.4, 0.4}, 1.0, true, true, &by_sets), 19u);
+  EXPECT_FALSE(by_sets);
+  // B's 60 % of the variables: counted by the buckets in use, c = 19 (10 of its 14 windows narrow,
+  // 2.4 M buckets) beats c = 18 and 16, as measured on the H200 (visit 83: 2^26 witness scalars,
+  // G2 346.6 ms against 352.4 and 363.1; G1 116.7 against 120.2 and 124.2).
+  const size_t nb = size_t(0.6 * double(n));
+  EXPECT_EQ(cuda::pick_resident_window(nb, pass, 1, {0.4, 0.4}, 1.0, true, true, &by_sets), 19u);
   EXPECT_FALSE(by_sets);
   unsigned last = 99;
   for (double sparse = 0; sparse <= 1.0; sparse += 0.125) {
@@ -308,6 +315,19 @@ TEST(ResidentWindow, FollowsTheScalarMix) {
     EXPECT_GE(c, 8u);
     last = c;
   }
+  // The shape rules the model shares with the MSM's layout (msm.hpp).
+  EXPECT_EQ(cuda::msm_windows(22), 12u);
+  EXPECT_EQ(cuda::msm_narrow_windows(22, 1, true), 8u);  // 4 × 22 + 8 × 21 = 256 bits
+  EXPECT_EQ(cuda::msm_narrow_windows(22, 1, false), 0u);
+  EXPECT_EQ(cuda::msm_narrow_windows(22, 2, true), 0u);   // tables shift by a uniform 2^c
+  EXPECT_EQ(cuda::msm_narrow_windows(17, 1, true), 15u);  // 272 − 256 = 16, at most W − 1
+  EXPECT_EQ(cuda::msm_narrow_windows(16, 1, true), 0u);
+  EXPECT_EQ(cuda::msm_buckets_in_use(22, 12, 8), size_t(16777216));
+  EXPECT_EQ(cuda::msm_buckets_in_use(19, 14, 10), size_t(4 * 262144 + 10 * 131072));
+  EXPECT_EQ(cuda::msm_set_group(n, pass, 12, 1, 12), 3u);  // the H query: four passes of three sets
+  EXPECT_EQ(cuda::msm_set_group(n, n, 12, 1, 12), 0u);     // one pass of points
+  EXPECT_EQ(cuda::msm_set_group(n, pass, 12, 12, 1), 0u);  // one set
+  EXPECT_EQ(cuda::msm_set_group(n, pass, 37, 1, 37), 0u);  // c = 7: over 32 windows
   // Small contexts (one pass): narrow windows, as the bucket work dominates.
   EXPECT_LE(cuda::pick_resident_window(size_t(1) << 14, pass, 1, {}), 12u);
 }
