@@ -103,42 +103,44 @@ using ResidentMap = std::map<std::pair<const void*, size_t>, ResidentMsm<Affine>
 // H query alone on the H200 (cuzk_bench_msm, docs/BENCHMARKS.md "Sixteenth session"): from c = 20 to
 // 22, 134 M fewer digits saved 58 ms (0.43 ns each) and 18.4 M more buckets cost 33 ms (1.8 ns
 // each, mostly the reduction); a pass's digits kernel took 4.7 ms over 2^27 scalars. For passes of
-// points, from 2^26 witness scalars in one pass, c = 16 to 20 (visit 83, "Eighteenth session"): the
-// reduction costs about 4.8 additions per bucket in use on G1 and 7.8 on G2, and a pass's own work
-// per bucket (offsets, schedule) hardly shows; 1.5 a pass stands for each pass's start and end of
-// every bucket's sum. B₁ and B₂ share their digits, so both curves get one model.
+// points, from witness scalars in one pass, c = 16 to 20 (visits 83 and 84, "Eighteenth session"):
+// the reduction costs about 4.8 additions per bucket in use on G1 and 7.8 on G2 (whose full
+// additions run at a lower occupancy than its accumulation), and a pass's own work per bucket
+// (offsets, schedule) hardly shows; 1.5 a pass stands for each pass's start and end of every
+// bucket's sum.
 constexpr double kGroupBucket = 4.5;     // per bucket in use, once
 constexpr double kGroupPassRead = 0.08;  // per scalar and pass
 constexpr double kPassBucket = 1.5;      // per bucket and pass of points (every set's stride)
-constexpr double kReduceBucket = 7.0;    // per bucket in use, once
+constexpr double kReduceBucketG1 = 5.0;  // per bucket in use, once
+constexpr double kReduceBucketG2 = 8.0;
 
-unsigned pick_resident_window(size_t n, size_t pass, unsigned m, ScalarMix mix, double bucket_cost,
-                              bool set_passes, bool narrow, bool* by_sets) {
-  const double dense = std::max(0.0, 1.0 - mix.zero - mix.one);
+ResidentWindow pick_resident_window(const ResidentWindowQuery& q) {
+  const size_t n = q.n, pass = q.pass;
+  const double dense = std::max(0.0, 1.0 - q.mix.zero - q.mix.one);
   const double point_passes = std::ceil(double(n) / double(pass));
-  unsigned best = 16;
+  const double reduce_bucket = q.g2 ? kReduceBucketG2 : kReduceBucketG1;
+  ResidentWindow best{16, false};
   double best_cost = -1;
-  bool best_groups = false;
   for (unsigned c = 8; c <= 22; ++c) {
-    const unsigned W = msm_windows(c), mm = std::min(m == 0 ? W : m, W), S = (W + mm - 1) / mm;
+    const unsigned W = msm_windows(c), m = std::min(q.precompute == 0 ? W : q.precompute, W);
+    const unsigned S = (W + m - 1) / m;
     const double buckets = double(S) * std::ldexp(1.0, int(c) - 1);
-    const double in_use = double(msm_buckets_in_use(c, S, msm_narrow_windows(c, mm, narrow)));
-    const double digits = (mix.one + dense * W) * double(n);
+    const double in_use = double(msm_buckets_in_use(c, S, msm_narrow_windows(c, m, q.narrow)));
+    const double digits = (q.mix.one + dense * W) * double(n);
     const size_t per_pass = msm_digits_per_pass(pass, W);  // 0: cut by points only
     const double passes =
         per_pass ? std::min(point_passes, std::max(1.0, std::ceil(digits / double(per_pass)))) : point_passes;
     // Passes of set groups (MsmConfig::set_passes, as make_layout decides them): each bucket is
     // summed in one pass, and each pass reads every scalar. Scalars whose digits fit one pass
     // take passes of points.
-    const size_t g = msm_set_group(n, pass, W, mm, S);
-    const bool groups = set_passes && per_pass && passes > 1 && g >= 1;
+    const size_t g = msm_set_group(n, pass, W, m, S);
+    const bool groups = q.set_passes && per_pass && passes > 1 && g >= 1;
     const double cost =
         groups ? digits + kGroupPassRead * double((S + g - 1) / g) * double(n) +
-                     bucket_cost * kGroupBucket * in_use
-               : digits + bucket_cost * (passes * kPassBucket * buckets + kReduceBucket * in_use);
-    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost, best_groups = groups;
+                     q.bucket_cost * kGroupBucket * in_use
+               : digits + q.bucket_cost * (passes * kPassBucket * buckets + reduce_bucket * in_use);
+    if (best_cost < 0 || cost < best_cost) best = {c, groups}, best_cost = cost;
   }
-  if (by_sets) *by_sets = best_groups;
   return best;
 }
 
@@ -645,10 +647,16 @@ struct CudaBackend::Impl {
       // more room; when that does not fit, passes of points at this size come before smaller ones.
       bool fits = false;
       for (bool allowed : {options.msm_set_passes, false}) {
-        bool groups = false;
-        cfg.window_bits =
-            pick_resident_window(sh.max_points, pass, cfg.precompute, *mix, options.window_bucket_cost,
-                                 allowed, cfg.narrow_windows, &groups);
+        const ResidentWindow pick = pick_resident_window({.n = sh.max_points,
+                                                          .pass = pass,
+                                                          .precompute = cfg.precompute,
+                                                          .mix = *mix,
+                                                          .g2 = sizeof(typename Affine::field) > 48,
+                                                          .bucket_cost = options.window_bucket_cost,
+                                                          .set_passes = allowed,
+                                                          .narrow = cfg.narrow_windows});
+        const bool groups = pick.by_sets;
+        cfg.window_bits = pick.c;
         cfg.set_passes = groups;
         rp = Msm<Affine>::plan(sh.max_points, cfg, false);
         if (!rp) return rp.error();

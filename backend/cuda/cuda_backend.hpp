@@ -71,23 +71,34 @@ struct ScalarMix {
 };
 
 // The window of a resident MSM context that runs n points in passes of `pass`, with `precompute`
-// tables (0: one per window), for scalars like `mix` on the device. Its cost, in mixed additions:
-// the nonzero digits (sorted, then added), each pass's work per bucket (about 1.5 additions' time
-// on the H200) and the reduction's (about 7 per bucket in use, once: with `narrow`,
-// MsmConfig::narrow_windows, a narrow window's set uses half its buckets). Passes hold `pass`
-// points, or as many digits when that makes fewer (Msm cuts device scalars so), so sparse scalars
-// take fewer passes. With `set_passes` (MsmConfig::set_passes), scalars that need several passes
-// take them by groups of sets instead: each bucket then costs about 4.5 additions, once, and each
-// pass a read of every scalar. Uniform 2^27 scalars at passes of 2^25 get c = 22 so (c = 20 by
-// passes of points); a PoRep witness (a quarter of the digits, one pass) gets c = 19, for 2^27
-// points (L, A) and for the 60 % of them in B.
+// tables (0: one per window), for scalars like `mix` on the device. Its cost, in the curve's mixed
+// additions: the nonzero digits (sorted, then added), each pass's work per bucket (about 1.5
+// additions' time on the H200) and the reduction's (about 5 per bucket in use on G1, 8 on G2,
+// once: with `narrow`, MsmConfig::narrow_windows, a narrow window's set uses half its buckets).
+// Passes hold `pass` points, or as many digits when that makes fewer (Msm cuts device scalars so),
+// so sparse scalars take fewer passes. With `set_passes` (MsmConfig::set_passes), scalars that need
+// several passes take them by groups of sets instead: each bucket then costs about 4.5 additions,
+// once, and each pass a read of every scalar. For a 2^27 proof at passes of 2^25: uniform scalars
+// (the H query) get c = 22 by set groups (c = 20 by passes of points); a PoRep witness (a quarter
+// of the digits, one pass) c = 20 for L and A, and c = 19 for the 60 % of the variables in B, on
+// both curves, so that B₁ and B₂ share their sorted digits.
 // `bucket_cost` scales the per-bucket constants: they are one MSM's time alone on the device,
 // where the memory-bound passes and the latency-bound reduction levels leave SMs idle; beside
 // another worker's kernels those are mostly hidden, and less than 1 weighs the additions more.
-// `by_sets` (optional): whether the pick is for passes of set groups (then MsmConfig::set_passes).
-unsigned pick_resident_window(size_t n, size_t pass, unsigned precompute, ScalarMix mix,
-                              double bucket_cost = 1.0, bool set_passes = true, bool narrow = true,
-                              bool* by_sets = nullptr);
+struct ResidentWindowQuery {
+  size_t n = 0, pass = 0;
+  unsigned precompute = 1;
+  ScalarMix mix{};
+  bool g2 = false;  // G2 points (a costlier reduction per bucket)
+  double bucket_cost = 1.0;
+  bool set_passes = true;
+  bool narrow = true;
+};
+struct ResidentWindow {
+  unsigned c = 16;
+  bool by_sets = false;  // passes of set groups (then MsmConfig::set_passes)
+};
+ResidentWindow pick_resident_window(const ResidentWindowQuery& q);
 
 // One stage's plan, for logs and tests.
 using StagePlan = DeviceStage;

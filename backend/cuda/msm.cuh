@@ -689,10 +689,12 @@ Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobia
     if (levels == kMaxLevels) return make_error("MSM: reduction needs more levels than planned");
     const uint32_t K = reduce_run(S, n), T = n / K;
     Xyzz* A = lvl_A[levels % 2].data();
-    // Narrow windows' sets (m = 1: a set per window) leave their upper half empty at the first level.
-    const uint32_t first_narrow = levels == 0 && L.shape.m == 1 ? std::min<uint32_t>(L.shape.wide, S) : S;
-    level_kernel<Xyzz>
-        <<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, first_narrow, lvl_L.data(), A);
+    if constexpr (kSharedAccumulator<Xyzz>) {
+      constexpr unsigned BS = kLevelSharedBlock;
+      level_shared_kernel<Xyzz><<<grid_for(size_t(S) * T, BS), BS, 0, s.get()>>>(X, S, n, K, lvl_L.data(), A);
+    } else {
+      level_kernel<Xyzz><<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, lvl_L.data(), A);
+    }
     CUZK_TRY_STATUS(check_launch("msm level_kernel"));
     // Fold the L outputs of each set to one point, the last fold writing into lvl_sums.
     Xyzz* dst = lvl_sums.data() + size_t(levels) * S;

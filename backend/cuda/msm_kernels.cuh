@@ -442,9 +442,11 @@ struct SharedXyzz {
   using F = typename Xyzz::field;
   static constexpr unsigned kWords = 4 * SharedField<F>::kWords;  // per thread
   SharedField<F> X, Y, ZZ, ZZZ;
-  __device__ explicit SharedXyzz(uint32_t* block_words) {
+  // `slot`: the accumulator's column among the kSumBlock of block_words (a kernel of fewer threads
+  // may keep two a thread).
+  __device__ explicit SharedXyzz(uint32_t* block_words, unsigned slot = threadIdx.x) {
     constexpr unsigned w = SharedField<F>::kWords * kSumBlock;
-    volatile uint32_t* t = block_words + threadIdx.x;
+    volatile uint32_t* t = block_words + slot;
     X.p = t;
     Y.p = t + w;
     ZZ.p = t + 2 * w;
@@ -481,6 +483,47 @@ struct SharedXyzz {
     X.store(x3);
     Y.store(F::mul_sub(R, Q - x3, Y.load(), ppp));
   }
+  // add-2008-s as Xyzz::add, with q's coordinates loaded where they are used: q is another
+  // SharedXyzz or a GlobalXyzz, never this one.
+  template <class Point>
+  __device__ __forceinline__ void add(const Point& q) const {
+    const F qzz = q.ZZ.load();
+    if (qzz.is_zero()) return;
+    const F zz = ZZ.load();
+    if (zz.is_zero()) {
+      store(Xyzz(q.X.load(), q.Y.load(), qzz, q.ZZZ.load()));
+      return;
+    }
+    const F u1 = X.load() * qzz;
+    const F P = q.X.load() * zz - u1;
+    const F qzzz = q.ZZZ.load();
+    const F s1 = Y.load() * qzzz;
+    const F R = q.Y.load() * ZZZ.load() - s1;
+    if (P.is_zero()) {
+      store(R.is_zero() ? p_dbl(load()) : Xyzz::infinity());
+      return;
+    }
+    const F pp = P.sqr();
+    const F ppp = P * pp;
+    ZZ.store(ZZ.load() * qzz * pp);
+    ZZZ.store(ZZZ.load() * qzzz * ppp);
+    const F Q = u1 * pp;
+    const F x3 = R.sqr() - ppp - Q.dbl();
+    X.store(x3);
+    Y.store(F::mul_sub(R, Q - x3, s1, ppp));
+  }
+};
+
+// A point in global memory with SharedXyzz's coordinate interface (each coordinate read when used).
+template <class Xyzz>
+struct GlobalXyzz {
+  using F = typename Xyzz::field;
+  struct Field {
+    const F* p;
+    __device__ __forceinline__ F load() const { return *p; }
+  };
+  Field X, Y, ZZ, ZZZ;
+  __device__ explicit GlobalXyzz(const Xyzz* q) : X{&q->X}, Y{&q->Y}, ZZ{&q->ZZ}, ZZZ{&q->ZZZ} {}
 };
 
 // The item this thread sums in segment_sum_kernel's cut (below): its number q, its segment k, its
@@ -585,21 +628,13 @@ __global__ void fill_infinity_kernel(Xyzz* p, size_t n) {
 // into T = n/K runs of K: WS0(X) = Σ_t L_t + K·WS0(A), where L_t = Σ_i i·X[tK + i] (running sums
 // from the top) and A_t = Σ_i X[tK + i]. So each level is K - 1 pairs of additions per thread and
 // leaves a set K times smaller; the host applies the factors K (doublings) at the end.
-// Sets from `first_narrow` on hold digits in their lower half only (narrow windows, DigitShape::wide;
-// the first level only): a run wholly in the upper half is infinity, so its thread writes that
-// without reading the buckets (at c = 22 a third of the H query's buckets).
 template <class Xyzz>
 __global__ void level_kernel(const Xyzz* __restrict__ X, uint32_t sets, uint32_t n, uint32_t K,
-                             uint32_t first_narrow, Xyzz* __restrict__ Lout, Xyzz* __restrict__ Aout) {
+                             Xyzz* __restrict__ Lout, Xyzz* __restrict__ Aout) {
   const uint32_t T = n / K;
   const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= sets * T) return;
   const uint32_t s = g / T, t = g % T;
-  if (s >= first_narrow && t * K >= n / 2) {
-    Lout[g] = Xyzz::infinity();
-    Aout[g] = Xyzz::infinity();
-    return;
-  }
   const Xyzz* x = X + size_t(s) * n + size_t(t) * K;
   Xyzz run = Xyzz::infinity(), sum = Xyzz::infinity();
   for (uint32_t i = K - 1; i >= 1; --i) {
@@ -608,6 +643,35 @@ __global__ void level_kernel(const Xyzz* __restrict__ X, uint32_t sets, uint32_t
   }
   Lout[g] = sum;
   Aout[g] = p_add(run, x[0]);
+}
+
+// level_kernel with its two accumulators in shared memory, for G2. In registers its run and sum
+// (96 registers each) left ptxas a 928-byte stack frame at 255 registers, and the H200 summed G2
+// buckets there at about a quarter of the accumulation's rate (visit 83: the reduction of a c = 19
+// witness MSM took 30 ms for 2.4 M buckets in use). A block of kLevelSharedBlock threads keeps both
+// in the columns of one SharedXyzz area (run at t, sum at t + kLevelSharedBlock).
+inline constexpr unsigned kLevelSharedBlock = kSumBlock / 2;
+template <class Xyzz>
+__global__ void __launch_bounds__(kLevelSharedBlock, 4)
+    level_shared_kernel(const Xyzz* __restrict__ X, uint32_t sets, uint32_t n, uint32_t K,
+                        Xyzz* __restrict__ Lout, Xyzz* __restrict__ Aout) {
+  static_assert(kSharedAccumulator<Xyzz>, "the G2 reduction only");
+  __shared__ uint32_t words[SharedXyzz<Xyzz>::kWords * kSumBlock];
+  const uint32_t T = n / K;
+  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= sets * T) return;
+  const uint32_t s = g / T, t = g % T;
+  const Xyzz* x = X + size_t(s) * n + size_t(t) * K;
+  const SharedXyzz<Xyzz> run(words, threadIdx.x), sum(words, threadIdx.x + kLevelSharedBlock);
+  run.store(Xyzz::infinity());
+  sum.store(Xyzz::infinity());
+  for (uint32_t i = K - 1; i >= 1; --i) {
+    run.add(GlobalXyzz<Xyzz>(x + i));
+    sum.add(run);
+  }
+  Lout[g] = sum.load();
+  run.add(GlobalXyzz<Xyzz>(x));
+  Aout[g] = run.load();
 }
 
 // out[s·T' + u] = Σ in[s·T + uF .. min(s·T + (u+1)F, s·T + T)), T' = ceil(T / F).

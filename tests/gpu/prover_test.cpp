@@ -293,24 +293,30 @@ size_t bases_of(const groth16::ProvingKey& pk) {
 // a witness of mostly 0 and 1 gets fewer buckets, and more zeros or ones never widen the window.
 TEST(ResidentWindow, FollowsTheScalarMix) {
   const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
+  const auto pick = [&](size_t points, cuda::ScalarMix mix, bool set_passes = true, bool g2 = false) {
+    return cuda::pick_resident_window(
+        {.n = points, .pass = pass, .mix = mix, .g2 = g2, .set_passes = set_passes});
+  };
   // Uniform scalars in passes of set groups: each bucket once, so a wider window (12 windows).
-  bool by_sets = false;
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, true, true, &by_sets), 22u);
-  EXPECT_TRUE(by_sets);
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {}, 1.0, false, true, &by_sets), 20u);  // passes of points
-  EXPECT_FALSE(by_sets);
-  // A witness: one pass of digits.
-  EXPECT_EQ(cuda::pick_resident_window(n, pass, 1, {0.4, 0.4}, 1.0, true, true, &by_sets), 19u);
-  EXPECT_FALSE(by_sets);
-  // B's 60 % of the variables: counted by the buckets in use, c = 19 (10 of its 14 windows narrow,
-  // 2.4 M buckets) beats c = 18 and 16, as measured on the H200 (visit 83: 2^26 witness scalars,
-  // G2 346.6 ms against 352.4 and 363.1; G1 116.7 against 120.2 and 124.2).
-  const size_t nb = size_t(0.6 * double(n));
-  EXPECT_EQ(cuda::pick_resident_window(nb, pass, 1, {0.4, 0.4}, 1.0, true, true, &by_sets), 19u);
-  EXPECT_FALSE(by_sets);
+  EXPECT_EQ(pick(n, {}).c, 22u);
+  EXPECT_TRUE(pick(n, {}).by_sets);
+  EXPECT_EQ(pick(n, {}, false).c, 20u);  // passes of points
+  EXPECT_FALSE(pick(n, {}, false).by_sets);
+  // A witness: one pass of digits. On G1 (L, A) c = 20 beat 19 on the H200 (visit 84: 2^27 witness
+  // scalars, 215.2 ms against 220.2).
+  EXPECT_EQ(pick(n, {0.4, 0.4}).c, 20u);
+  EXPECT_FALSE(pick(n, {0.4, 0.4}).by_sets);
+  // B's 60 % of the variables, as its density-form request samples them (absent ones count as
+  // zero): c = 19 on both curves (10 of its 14 windows narrow, 2.4 M buckets in use), as measured
+  // on the H200 (visit 83, 2^26 witness scalars: G2 346.6 ms against 352.4 at c = 18 and 363.1 at
+  // 16; G1 116.7 against 120.2 and 124.2).
+  for (bool g2 : {false, true}) {
+    EXPECT_EQ(pick(n, {0.64, 0.24}, true, g2).c, 19u) << g2;
+    EXPECT_EQ(pick(size_t(0.6 * double(n)), {0.4, 0.4}, true, g2).c, 19u) << g2;
+  }
   unsigned last = 99;
   for (double sparse = 0; sparse <= 1.0; sparse += 0.125) {
-    const unsigned c = cuda::pick_resident_window(n, pass, 1, {sparse / 2, sparse / 2});
+    const unsigned c = pick(n, {sparse / 2, sparse / 2}).c;
     EXPECT_LE(c, last) << sparse;
     EXPECT_GE(c, 8u);
     last = c;
@@ -329,7 +335,7 @@ TEST(ResidentWindow, FollowsTheScalarMix) {
   EXPECT_EQ(cuda::msm_set_group(n, pass, 12, 12, 1), 0u);  // one set
   EXPECT_EQ(cuda::msm_set_group(n, pass, 37, 1, 37), 0u);  // c = 7: over 32 windows
   // Small contexts (one pass): narrow windows, as the bucket work dominates.
-  EXPECT_LE(cuda::pick_resident_window(size_t(1) << 14, pass, 1, {}), 12u);
+  EXPECT_LE(pick(size_t(1) << 14, {}).c, 12u);
 }
 
 // Two workers of one device sharing a DeviceBases store: both prove at the same time, bit for bit
