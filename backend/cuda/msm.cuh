@@ -183,7 +183,8 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
                                                       static_cast<uint32_t*>(nullptr), uint32_t(scan_n)),
                         "cub::DeviceScan::ExclusiveSum (size)"));
   CUZK_TRY_STATUS(check(cub::DeviceReduce::Max(nullptr, max_bytes, static_cast<uint32_t*>(nullptr),
-                                               static_cast<uint32_t*>(nullptr), uint32_t(L.KZ + 1)),
+                                               static_cast<uint32_t*>(nullptr),
+                                               uint32_t(std::max<size_t>(L.KZ + 1, L.digit_blocks))),
                         "cub::DeviceReduce::Max (size)"));
   size_t order_bytes = 0;
   CUZK_TRY_STATUS(
@@ -224,7 +225,8 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
   }
   take(w.density, L.words);
   take(w.word_rank, L.words);
-  take(w.block_nnz, (L.digit_blocks + 1) * (1 + L.set_passes) + 1);
+  // Rows of counts (digit_counts_kernel), then one word for the most in a block.
+  take(w.block_nnz, (L.digit_blocks + 1) * (1 + L.set_passes) + 2);
   take(w.pass_bounds, 2 * (L.max_passes + 1));
   take(w.cub_tmp, L.cub_bytes);
   take(w.off_entries, size_t(L.KZ) + 1);
@@ -308,7 +310,8 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
                     buckets.data() + size_t(lo) * L.shape.H};
   }
   Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
-  // Pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] items of a later round.
+  // Pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] items of a later round,
+  // [4] most digits in a digits_kernel block (count_digits without set groups).
   uint32_t* host_max = nullptr;
   uint32_t* host_passes = nullptr;  // pinned: pass_bounds
 
@@ -399,7 +402,7 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
       check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels + msm_detail::kHostLevel) *
                                                sizeof(typename State::Xyzz)),
             "cudaMallocHost"));
-  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 4 * sizeof(uint32_t)), "cudaMallocHost"));
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 5 * sizeof(uint32_t)), "cudaMallocHost"));
   CUZK_TRY_STATUS(
       check(cudaMallocHost(&st->host_passes, 2 * (lay.max_passes + 1) * sizeof(uint32_t)), "cudaMallocHost"));
   st->profile = config.profile;
@@ -879,11 +882,11 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run(const Fr* scalars
       CUZK_TRY_STATUS(set_group_passes(sc, len, i0, streamed ? first_base[k] : 0, b, mont, dens, blocks, s));
       continue;
     }
-    digits_kernel<32><<<blocks, kDigitBlock, 0, s.get()>>>(
+    CUZK_TRY_STATUS(s.synchronize());  // the stage's size and the sort need the counts on the host
+    digits_kernel_for(ceil_div(host_max[4], kDigitBlock))<<<blocks, kDigitBlock, 0, s.get()>>>(
         sc, uint32_t(len), i0, mont, dens, word_rank.data(), streamed ? first_base[k] : 0, L.shape,
         block_nnz.data(), 0, keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
-    CUZK_TRY_STATUS(s.synchronize());  // the sort needs the total on the host
     CUZK_TRY_STATUS(sort_and_sum(s, host_max[2], b));
   }
   J out;
@@ -927,8 +930,9 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
 }
 
 // Nonzero digits of each kDigitBlock scalars of sc[0, len) (scalar i0 of the input first), scanned
-// into offsets in block_nnz (the total last, also copied to host_max[2]); returns the blocks. With
-// `groups`, the counts of the layout's set groups follow, unscanned (digit_counts_kernel).
+// into offsets in block_nnz (the total last, also copied to host_max[2]; without `groups`, the most
+// in one block to host_max[4]); returns the blocks. With `groups`, the counts of the layout's set
+// groups follow, unscanned (digit_counts_kernel).
 template <class Affine>
 Result<unsigned> Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size_t i0, bool mont,
                                                   const uint64_t* dens, const Stream& s, uint32_t groups) {
@@ -938,6 +942,17 @@ Result<unsigned> Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size
       sc, uint32_t(len), i0, mont, dens, word_rank.data(), L.shape, groups, L.set_group, block_nnz.data());
   CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
   size_t tmp = cub_tmp.size();
+  if (groups == 0) {
+    // The block with the most digits sizes digits_kernel's stage (digits_kernel_for).
+    uint32_t* most = block_nnz.data() + block_nnz.size() - 1;
+    CUZK_TRY_STATUS(
+        check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, block_nnz.data(), most, blocks, s.get()),
+              "cub::DeviceReduce::Max (digits a block)"));
+    CUZK_TRY_STATUS(
+        check(cudaMemcpyAsync(host_max + 4, most, sizeof(uint32_t), cudaMemcpyDeviceToHost, s.get()),
+              "cudaMemcpyAsync (digits a block)"));
+    tmp = cub_tmp.size();
+  }
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(), block_nnz.data(),
                                                       blocks + 1, s.get()),
                         "cub::DeviceScan::ExclusiveSum (digits)"));
@@ -964,6 +979,7 @@ Status Msm<Affine>::State::digit_passes(const Fr* scalars, size_t n, bool mont, 
   if (L.set_passes) return set_group_passes(scalars, n, 0, 0, 0, mont, dens, blocks, s);
   CUZK_TRY_STATUS(s.synchronize());
   const size_t total = host_max[2];
+  const uint32_t per_thread = uint32_t(ceil_div(host_max[4], kDigitBlock));
   const size_t target = msm_digits_per_pass(L.plan.chunk_points, L.shape.W);
   const size_t stride = L.plan.chunk_points / kDigitBlock;  // blocks per pass of C points
   const size_t by_points = ceil_div(blocks, stride), by_digits = std::max<size_t>(1, ceil_div(total, target));
@@ -988,7 +1004,7 @@ Status Msm<Affine>::State::digit_passes(const Fr* scalars, size_t n, bool mont, 
     if (E > L.entries) return make_error("MSM: a pass of " + std::to_string(E) + " digits overflows");
     const size_t i0 = size_t(hb[j]) * kDigitBlock, i1 = std::min(n, size_t(hb[j + 1]) * kDigitBlock);
     if (j > 0) CUZK_TRY_STATUS(mark(0, s));
-    digits_kernel<32><<<hb[j + 1] - hb[j], kDigitBlock, 0, s.get()>>>(
+    digits_kernel_for(per_thread)<<<hb[j + 1] - hb[j], kDigitBlock, 0, s.get()>>>(
         scalars + i0, uint32_t(i1 - i0), i0, mont, dens, word_rank.data(), 0, L.shape,
         block_nnz.data() + hb[j], hd[j], keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel"));
@@ -1030,21 +1046,10 @@ Status Msm<Affine>::State::set_group_passes(const Fr* sc, size_t len, size_t i0,
     carry_bound_of(sh, std::min(lo * sh.m, sh.W), sh.carry_bound);
     set_group_pass(lo, hi, E);
     if (r > 0) CUZK_TRY_STATUS(mark(0, s));
-    // A thread has at most g·m digits here: the smallest stage that holds them.
-    const auto launch = [&](auto kernel) {
-      kernel<<<blocks, kDigitBlock, 0, s.get()>>>(sc, uint32_t(len), i0, mont, dens, word_rank.data(),
-                                                  base_first, sh, rows + r * row, first[r], keys[0].data(),
-                                                  vals[0].data());
-    };
-    const uint32_t most = g * sh.m;
-    if (most <= 4)
-      launch(digits_kernel<4>);
-    else if (most <= 8)
-      launch(digits_kernel<8>);
-    else if (most <= 16)
-      launch(digits_kernel<16>);
-    else
-      launch(digits_kernel<32>);
+    // A thread has at most g·m digits here.
+    digits_kernel_for(g * sh.m)<<<blocks, kDigitBlock, 0, s.get()>>>(
+        sc, uint32_t(len), i0, mont, dens, word_rank.data(), base_first, sh, rows + r * row, first[r],
+        keys[0].data(), vals[0].data());
     CUZK_TRY_STATUS(check_launch("msm digits_kernel (set group)"));
     CUZK_TRY_STATUS(sort_and_sum(s, E, stage));
   }

@@ -31,12 +31,21 @@ __device__ __noinline__ X p_dbl(const X& a) {
   return a.dbl();
 }
 
-// Bits [pos, pos + c) of a 256-bit little-endian integer, c <= 32 and pos < 256.
-__device__ __forceinline__ uint32_t window_of(const uint64_t (&v)[4], unsigned pos, unsigned c) {
-  const unsigned limb = pos / 64, sh = pos % 64;
-  uint64_t w = v[limb] >> sh;
-  if (sh != 0 && limb + 1 < 4) w |= v[limb + 1] << (64 - sh);
-  return uint32_t(w) & uint32_t((uint64_t(1) << c) - 1);
+// v >> pos (pos < 256) as a 256-bit little-endian integer. The limb shift is a select per limb
+// over the four possible sources: indexing v by a runtime limb (pos / 64) would put it on the
+// stack, a local-memory load for every window of every scalar in the digit kernels.
+__device__ __forceinline__ void shift_right_256(const uint64_t (&v)[4], unsigned pos, uint64_t (&r)[4]) {
+  const unsigned q = pos / 64, sh = pos % 64;
+#pragma unroll
+  for (unsigned i = 0; i < 4; ++i) {
+    uint64_t lo = 0, hi = 0;
+#pragma unroll
+    for (unsigned j = i; j < 4; ++j) {
+      if (j == i + q) lo = v[j];
+      if (j == i + q + 1) hi = v[j];
+    }
+    r[i] = sh == 0 ? lo : (lo >> sh) | (hi << (64 - sh));
+  }
 }
 
 // Shape of the digit decomposition, passed by value to the kernels.
@@ -159,17 +168,27 @@ __device__ __forceinline__ void for_each_digit(const uint64_t (&v)[4], const Dig
     w = min(sh.set_lo * sh.m, sh.W);
     end = min(sh.set_hi * sh.m, sh.W);
   }
-  unsigned pos = window_start(sh, w);
-  if (w != 0) carry = low_bits_above(v, pos, sh.carry_bound);
+  // r: the bits of v not yet recoded, shifted down to bit 0 as each window is taken.
+  uint64_t r[4] = {v[0], v[1], v[2], v[3]};
+  if (w != 0) {
+    const unsigned pos = window_start(sh, w);
+    carry = low_bits_above(v, pos, sh.carry_bound);
+    shift_right_256(v, pos, r);
+  }
   for (; w < end; ++w) {
-    const unsigned bits = window_width(sh, w);
+    const unsigned bits = window_width(sh, w);  // 1 <= bits <= 32
     const uint32_t half = uint32_t(1) << (bits - 1);
-    const uint32_t raw = window_of(v, pos, bits) + carry;
-    pos += bits;
+    const uint32_t raw = (uint32_t(r[0]) & (2 * half - 1)) + carry;
+    r[0] = (r[0] >> bits) | (r[1] << (64 - bits));
+    r[1] = (r[1] >> bits) | (r[2] << (64 - bits));
+    r[2] = (r[2] >> bits) | (r[3] << (64 - bits));
+    r[3] >>= bits;
     // raw in [0, 2^bits]; above half it becomes raw - 2^bits (negative) and carries one.
     carry = raw > half;
     const uint32_t mag = carry ? (uint32_t(2) * half - raw) : raw;
     if (mag != 0) emit(w, mag, carry != 0);
+    // Nothing left and no carry: every later digit is zero (a witness's 0s and 1s stop here).
+    if (!carry && (r[0] | r[1] | r[2] | r[3]) == 0) break;
   }
 }
 
@@ -249,8 +268,9 @@ __global__ void __launch_bounds__(kDigitBlock)
   uint32_t* kd = staged ? stage_keys : keys + out0;
   uint32_t* vd = staged ? stage_vals : vals + out0;
   for_each_digit(v, sh, [&](unsigned w, uint32_t mag, bool neg) {
-    kd[o] = (w / sh.m - sh.set_lo) * sh.H + (mag - 1);
-    vd[o] = uint32_t((w % sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
+    const unsigned set = sh.m == 1 ? w : w / sh.m;  // one table: no division
+    kd[o] = (set - sh.set_lo) * sh.H + (mag - 1);
+    vd[o] = uint32_t((w - set * sh.m) * size_t(sh.stride) + idx) | (neg ? kNegBit : 0u);
     ++o;
   });
   if (!staged) return;
@@ -259,6 +279,19 @@ __global__ void __launch_bounds__(kDigitBlock)
     keys[out0 + k] = stage_keys[k];
     vals[out0 + k] = stage_vals[k];
   }
+}
+
+// The digits_kernel whose stage holds `per_thread` entries a thread (the most a thread has, or the
+// most a block has over kDigitBlock): the smallest of 4, 8, 16 and 32. A smaller stage lets more
+// blocks share an SM: a witness vector (mostly 0 and 1, a few digits a thread) stages 8 KB a block
+// instead of 32, and the kernel waits on memory with four times the blocks. A block whose digits
+// exceed its stage writes them straight (right, only slower).
+using DigitsKernel = decltype(&digits_kernel<32>);
+inline DigitsKernel digits_kernel_for(uint32_t per_thread) {
+  if (per_thread <= 4) return digits_kernel<4>;
+  if (per_thread <= 8) return digits_kernel<8>;
+  if (per_thread <= 16) return digits_kernel<16>;
+  return digits_kernel<32>;
 }
 
 // Pass bounds over device scalars, from block_off, the exclusive scan of every block's nonzero
