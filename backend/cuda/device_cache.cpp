@@ -20,10 +20,11 @@ DeviceCache::DeviceCache(int device, std::function<size_t()> ceiling, Source sou
 
 DeviceCache::~DeviceCache() { release_idle(); }
 
-Result<void*> DeviceCache::take_bytes(size_t bytes, size_t& block) {
+Result<void*> DeviceCache::take_bytes(size_t bytes, size_t& block, const std::string* key, bool* kept) {
   bytes = std::max<size_t>(bytes, 1);
   std::lock_guard lock(mutex_);
-  if (auto it = idle_.lower_bound(bytes); it != idle_.end() && it->first <= bytes + slack(bytes)) {
+  if (kept) *kept = false;
+  const auto lend = [&](std::multimap<size_t, void*>::iterator it) {
     block = it->first;
     void* p = it->second;
     idle_.erase(it);
@@ -31,6 +32,28 @@ Result<void*> DeviceCache::take_bytes(size_t bytes, size_t& block) {
     stats_.lent_bytes += block;
     ++stats_.reused;
     return p;
+  };
+  const auto first = idle_.lower_bound(bytes), last = idle_.upper_bound(bytes + slack(bytes));
+  if (key)
+    for (auto it = first; it != last; ++it)
+      if (auto k = idle_keys_.find(it->second); k != idle_keys_.end() && k->second == *key) {
+        lent_keys_.insert(idle_keys_.extract(k));
+        *kept = true;
+        ++stats_.kept;
+        return lend(it);
+      }
+  // The smallest block that fits, one that holds named contents only when no other does.
+  auto pick = last;
+  for (auto it = first; it != last; ++it) {
+    if (!idle_keys_.count(it->second)) {
+      pick = it;
+      break;
+    }
+    if (pick == last) pick = it;
+  }
+  if (pick != last) {
+    idle_keys_.erase(pick->second);
+    return lend(pick);
   }
   trim_locked(bytes);
   auto p = source_.alloc(bytes);
@@ -46,11 +69,17 @@ Result<void*> DeviceCache::take_bytes(size_t bytes, size_t& block) {
   return *p;
 }
 
+void DeviceCache::keep_contents_at(const void* p, std::string key) {
+  std::lock_guard lock(mutex_);
+  lent_keys_[p] = std::move(key);
+}
+
 void DeviceCache::give_back(void* p, size_t bytes) noexcept {
   std::lock_guard lock(mutex_);
   stats_.lent_bytes -= bytes;
   stats_.idle_bytes += bytes;
   idle_.emplace(bytes, p);
+  if (auto k = lent_keys_.find(p); k != lent_keys_.end()) idle_keys_.insert(lent_keys_.extract(k));
 }
 
 void DeviceCache::trim(size_t room) {
@@ -71,6 +100,7 @@ void DeviceCache::trim_locked(size_t room) {
 }
 
 void DeviceCache::free_block(std::multimap<size_t, void*>::iterator it) {
+  idle_keys_.erase(it->second);
   source_.free(it->second);
   stats_.idle_bytes -= it->first;
   ++stats_.freed;

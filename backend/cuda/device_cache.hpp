@@ -12,6 +12,13 @@
 // outside the cache (bases, the MSM work area). Before it makes a new block it frees idle ones,
 // the largest first, until lent + idle + the new block fit; the owner calls trim() before it
 // allocates resident memory of its own.
+//
+// Some blocks are worth more than their bytes: a table that costs a kernel to fill and that every
+// proof reads the same (the NTT's 2 GiB of twiddles at 2^27, 2.7 ms a proof to compute). A holder
+// names such contents (keep_contents); the block keeps the name while idle, take_kept lends it
+// back with its contents, and a plain take() lends it to another use only when no other idle
+// block fits (the name is then forgotten). The contents are ordered like the block: written on the
+// owner's streams before the block went back, read on them after it is lent again.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "backend/cuda/runtime.hpp"
 
@@ -29,6 +37,7 @@ struct DeviceCacheStats {
   size_t idle_bytes = 0;  // blocks kept for reuse
   uint64_t made = 0;      // blocks allocated from the device
   uint64_t reused = 0;    // requests served by an idle block
+  uint64_t kept = 0;      // of those, take_kept's served with the contents they named
   uint64_t freed = 0;     // blocks returned to the device (each one a device-wide wait)
   size_t made_bytes = 0, freed_bytes = 0;
 };
@@ -59,6 +68,22 @@ class DeviceCache final : public detail::BlockHome {
     return DeviceBuffer<T>::lent(device_, *p, n, this, block);
   }
 
+  // Like take(), but an idle block last given back under `key` (keep_contents) is lent first, with
+  // what it holds: `kept` says whether it was (else the caller fills the block and may name it).
+  template <class T>
+  Result<DeviceBuffer<T>> take_kept(size_t n, const std::string& key, bool& kept) {
+    size_t block = 0;
+    auto p = take_bytes(n * sizeof(T), block, &key, &kept);
+    if (!p) return p.error();
+    return DeviceBuffer<T>::lent(device_, *p, n, this, block);
+  }
+  // Names what a lent block holds (call once it is filled, or its fill queued): given back, the
+  // block keeps `key` for take_kept. A key names one content exactly (it is compared, not hashed).
+  template <class T>
+  void keep_contents(const DeviceBuffer<T>& b, std::string key) {
+    keep_contents_at(b.data(), std::move(key));
+  }
+
   // Frees idle blocks, the largest first, until lent + idle + `room` ≤ the ceiling (or none is
   // left): room for `room` bytes the owner is about to allocate outside the cache.
   void trim(size_t room);
@@ -67,7 +92,9 @@ class DeviceCache final : public detail::BlockHome {
   DeviceCacheStats stats() const;
 
  private:
-  Result<void*> take_bytes(size_t bytes, size_t& block);
+  Result<void*> take_bytes(size_t bytes, size_t& block, const std::string* key = nullptr,
+                           bool* kept = nullptr);
+  void keep_contents_at(const void* p, std::string key);
   void give_back(void* p, size_t bytes) noexcept override;
   void trim_locked(size_t room);
   void free_block(std::multimap<size_t, void*>::iterator it);
@@ -77,6 +104,8 @@ class DeviceCache final : public detail::BlockHome {
   Source source_;
   mutable std::mutex mutex_;
   std::multimap<size_t, void*> idle_;  // by size
+  // Blocks named by keep_contents: the lent ones, and the idle ones (which take_kept looks up).
+  std::map<const void*, std::string> lent_keys_, idle_keys_;
   DeviceCacheStats stats_;
 };
 

@@ -230,5 +230,123 @@ TEST(DeviceCache, RandomUseKeepsTheBooksAndNeverLeaks) {
   }
 }
 
+TEST(DeviceCache, NamedContentsComeBackUnderTheirKey) {
+  Fixture f;
+  void* at = nullptr;
+  {
+    bool kept = true;
+    auto a = f.cache->take_kept<uint64_t>(1000, "twiddles", kept);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_FALSE(kept);  // a new block: the caller fills it
+    at = a->data();
+    f.cache->keep_contents(*a, "twiddles");
+  }
+  bool kept = false;
+  auto b = f.cache->take_kept<uint64_t>(1000, "twiddles", kept);
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(kept);
+  EXPECT_EQ(b->data(), at);
+  EXPECT_EQ(f.dev.allocs, 1u);
+  // Lent, the block is not there for another key.
+  auto c = f.cache->take_kept<uint64_t>(1000, "other", kept);
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(kept);
+  EXPECT_NE(c->data(), at);
+}
+
+TEST(DeviceCache, PlainTakesLendNamedBlocksLastAndForgetTheirNames) {
+  Fixture f;
+  void *named = nullptr, *plain = nullptr;
+  {
+    bool kept = false;
+    auto a = f.cache->take_kept<char>(MiB, "table", kept);
+    auto b = f.cache->take<char>(MiB);
+    ASSERT_TRUE(a && b);
+    named = a->data();
+    plain = b->data();
+    f.cache->keep_contents(*a, "table");
+  }
+  auto x = f.cache->take<char>(MiB);
+  ASSERT_TRUE(x);
+  EXPECT_EQ(x->data(), plain);
+  {
+    auto y = f.cache->take<char>(MiB);  // no other block fits: the named one, its name dropped
+    ASSERT_TRUE(y);
+    EXPECT_EQ(y->data(), named);
+  }
+  bool kept = true;
+  auto z = f.cache->take_kept<char>(MiB, "table", kept);
+  ASSERT_TRUE(z);
+  EXPECT_FALSE(kept);  // its contents were another holder's to overwrite
+  EXPECT_EQ(z->data(), named);
+  EXPECT_EQ(f.dev.allocs, 2u);
+}
+
+TEST(DeviceCache, ANamedBlockFreedUnderTheCeilingIsMadeAgain) {
+  Fixture f;
+  f.ceiling = 100 * MiB;
+  {
+    bool kept = false;
+    auto a = f.cache->take_kept<char>(60 * MiB, "table", kept);
+    ASSERT_TRUE(a);
+    f.cache->keep_contents(*a, "table");
+  }
+  { auto big = f.cache->take<char>(90 * MiB); }  // frees the idle 60 MiB block to fit
+  EXPECT_EQ(f.cache->stats().freed, 1u);
+  bool kept = true;
+  auto b = f.cache->take_kept<char>(60 * MiB, "table", kept);
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(kept);
+}
+
+// A model of which block holds which named contents, against random takes, gives back, names and
+// ceilings: take_kept reports contents kept exactly when the block still holds them.
+TEST(DeviceCache, KeptContentsFollowAModel) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Fixture f;
+    std::mt19937_64 rng(seed);
+    std::map<const void*, std::string> holds;  // block → the contents last named in it
+    std::vector<DeviceBuffer<char>> held;
+    const size_t sizes[] = {4096, 3 * MiB, 64 * MiB};
+    const std::string keys[] = {"a", "b", "c"};
+    for (int step = 0; step < 4000; ++step) {
+      const uint64_t r = rng();
+      if (r % 11 == 0) f.ceiling = (r >> 8) % 2 ? SIZE_MAX : size_t(100 + (r >> 16) % 300) * MiB;
+      if (!held.empty() && (r >> 3) % 3 == 0) {
+        held.erase(held.begin() + std::ptrdiff_t((r >> 24) % held.size()));
+      } else if (held.size() < 8) {
+        const size_t size = sizes[(r >> 32) % 3];
+        if ((r >> 40) % 2) {
+          auto b = f.cache->take<char>(size);
+          ASSERT_TRUE(b);
+          holds.erase(b->data());
+          held.push_back(std::move(*b));
+        } else {
+          const std::string key = keys[(r >> 44) % 3] + std::to_string(size);
+          bool kept = false;
+          auto b = f.cache->take_kept<char>(size, key, kept);
+          ASSERT_TRUE(b);
+          const auto it = holds.find(b->data());
+          if (kept) {
+            ASSERT_NE(it, holds.end()) << "step " << step;
+            ASSERT_EQ(it->second, key) << "step " << step;
+          } else {
+            holds.erase(b->data());
+            if ((r >> 48) % 4) {
+              f.cache->keep_contents(*b, key);
+              holds[b->data()] = key;
+            }
+          }
+          held.push_back(std::move(*b));
+        }
+      }
+      for (auto it = holds.begin(); it != holds.end();)  // freed blocks hold nothing
+        it = f.dev.live.count(const_cast<void*>(it->first)) ? std::next(it) : holds.erase(it);
+      const auto st = f.cache->stats();
+      ASSERT_EQ(st.lent_bytes + st.idle_bytes, f.dev.live_bytes()) << "step " << step;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::cuda
