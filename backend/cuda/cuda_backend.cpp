@@ -381,7 +381,7 @@ struct CudaBackend::Impl {
     auto coset = ntt->coset_powers(s, log_n, shift, &cache, NttCosetFactors{n_inv, z});
     if (!coset) return coset.error();
     // Domain evaluations → coefficients (bit-reversed, times n) → coset evaluations (natural).
-    const auto to_coset = [&](Fr* d) { return ntt->to_coset(s, d, *coset); };
+    const auto to_coset = [&](Fr* d, const NttTap& tap = {}) { return ntt->to_coset(s, d, *coset, tap); };
 
     // Every buffer is taken before anything is queued (a new block's cudaMalloc may wait for the
     // device) and given back to the cache at the end: the first plan.borrowed vectors are slices of
@@ -418,19 +418,16 @@ struct CudaBackend::Impl {
       if (!c) return c.error();
       // Each vector's upload (host threads + DMA on the copy stream) overlaps the transforms of
       // the one before it. The row check is a few ms of device work instead of a pass over 12 GB
-      // on the host's cores: beside the transforms when a fourth vector fits (a is copied, times
-      // b, against c), else before them, once all three have crossed.
+      // on the host's cores: beside the transforms when a fourth vector fits (a copied, then times
+      // b, by the first pass of each one's transform; then against c), else before them, once all
+      // three have crossed.
       if (rq.check_rows && plan.kind == HPlan::Kind::checked) {
         auto ab = vector();
         if (!ab) return ab.error();
         CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(
-            check(cudaMemcpyAsync(*ab, *a, rq.check_rows * sizeof(Fr), cudaMemcpyDeviceToDevice, s.get()),
-                  "cudaMemcpyAsync (row check)"));
-        CUZK_TRY_STATUS(to_coset(*a));
+        CUZK_TRY_STATUS(to_coset(*a, NttTap{*ab, rq.check_rows, false}));
         CUZK_TRY_STATUS(up_overlapped(*b, rq.b.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(mul_sub_scale(s, *ab, *b, nullptr, Fr::one(), rq.check_rows));
-        CUZK_TRY_STATUS(to_coset(*b));
+        CUZK_TRY_STATUS(to_coset(*b, NttTap{*ab, rq.check_rows, true}));
         CUZK_TRY_STATUS(up_overlapped(*c, rq.c.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(verdict.queue(s, *ab, nullptr, *c));
       } else if (rq.check_rows) {
@@ -441,15 +438,12 @@ struct CudaBackend::Impl {
         CUZK_TRY_STATUS(to_coset(*a));
         CUZK_TRY_STATUS(to_coset(*b));
       } else if (rq.c_from_ab) {
-        // c = a∘b formed here: a copied before its transform, times b before b's. Two pointwise
-        // passes over device memory (a few ms at 2^27) instead of 4 GiB crossing the bus.
+        // c = a∘b formed here: a copied by its transform's first pass, times b by b's, instead
+        // of 4 GiB crossing the bus.
         CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(check(cudaMemcpyAsync(*c, *a, n * sizeof(Fr), cudaMemcpyDeviceToDevice, s.get()),
-                              "cudaMemcpyAsync (c = a∘b)"));
-        CUZK_TRY_STATUS(to_coset(*a));
+        CUZK_TRY_STATUS(to_coset(*a, NttTap{*c, n, false}));
         CUZK_TRY_STATUS(up_overlapped(*b, rq.b.data(), n * sizeof(Fr)));
-        CUZK_TRY_STATUS(mul_sub_scale(s, *c, *b, nullptr, Fr::one(), n));
-        CUZK_TRY_STATUS(to_coset(*b));
+        CUZK_TRY_STATUS(to_coset(*b, NttTap{*c, n, true}));
       } else {
         CUZK_TRY_STATUS(up_overlapped(*a, rq.a.data(), n * sizeof(Fr)));
         CUZK_TRY_STATUS(to_coset(*a));

@@ -97,6 +97,7 @@ struct PassArgs {
   unsigned g;       // index bits above the pass's stages held by one block (independent groups)
   ScaleArgs pre, post;
   ScaleArgs mid;  // ntt_roundtrip_kernel only: between its inverse and its forward stages
+  NttTap tap;     // the input as read, before `pre` (NttPlan::to_coset's first pass)
 };
 
 __device__ __forceinline__ Fr apply_scale(const ScaleArgs& a, Fr x, uint32_t pos, unsigned log_n) {
@@ -191,6 +192,8 @@ __device__ __forceinline__ void load_block(const PassArgs& p, const BlockLayout&
   for (uint32_t li = threadIdx.x; li < b.size; li += blockDim.x) {
     const uint32_t gi = b.global(p, li);
     Fr x = load_fr(p.data + gi);
+    if (p.tap.out && gi < p.tap.rows)
+      store_fr(p.tap.out + gi, p.tap.multiply ? load_fr(p.tap.out + gi) * x : x);
     if (p.pre.active()) x = apply_scale(p.pre, x, gi, p.log_n);
     store_fr(sh + li, x);
   }
@@ -370,12 +373,32 @@ Status launch_powers(const Stream& s, Fr* out, uint32_t n, const Fr& c, const Fr
   return check_launch("ntt powers_kernel");
 }
 
-size_t shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * sizeof(Fr); }
-
-// n elements of device memory: a block of `cache` when there is one, else cudaMalloc'd.
-Result<DeviceBuffer<Fr>> device_vector(int device, size_t n, DeviceCache* cache) {
-  return cache ? cache->take<Fr>(n) : DeviceBuffer<Fr>::alloc(device, n);
+// c·g^i for i < n in n elements of device memory. With a cache, a block that still holds exactly
+// these powers from an earlier call (its key: n, c and g, byte for byte) is lent back as it is:
+// the backend's compute_h makes a plan and coset tables for every proof, and the 2 GiB of
+// twiddles at 2^27 cost 2.7 ms to compute.
+Result<DeviceBuffer<Fr>> powers_vector(const Stream& s, uint32_t n, const Fr& c, const Fr& g,
+                                       DeviceCache* cache) {
+  if (!cache) {
+    auto v = DeviceBuffer<Fr>::alloc(s.device(), n);
+    if (!v) return v.error();
+    CUZK_TRY_STATUS(launch_powers(s, v->data(), n, c, g));
+    return v;
+  }
+  std::string key = "powers " + std::to_string(n) + " ";
+  key.append(reinterpret_cast<const char*>(&c), sizeof(Fr));
+  key.append(reinterpret_cast<const char*>(&g), sizeof(Fr));
+  bool kept = false;
+  auto v = cache->take_kept<Fr>(n, key, kept);
+  if (!v) return v.error();
+  if (!kept) {
+    CUZK_TRY_STATUS(launch_powers(s, v->data(), n, c, g));
+    cache->keep_contents(*v, std::move(key));
+  }
+  return v;
 }
+
+size_t shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * sizeof(Fr); }
 
 // One pass of a transform: index bits [s_lo, s_lo + k) as stages, the c bits below s_lo loaded
 // as runs of consecutive elements, and the g bits above it as independent groups of one block.
@@ -423,8 +446,9 @@ std::vector<Pass> plan_passes(unsigned log_n, const NttTuning& tuning) {
 }
 
 PassArgs pass_args(const Fr* tw, unsigned tw_log, Fr* data, unsigned log_n, const Pass& ps,
-                   const ScaleArgs& pre, const ScaleArgs& post, const ScaleArgs& mid) {
-  return PassArgs{data, tw, tw_log, log_n, ps.s_lo, ps.k, ps.c, ps.g, pre, post, mid};
+                   const ScaleArgs& pre, const ScaleArgs& post, const ScaleArgs& mid,
+                   const NttTap& tap = {}) {
+  return PassArgs{data, tw, tw_log, log_n, ps.s_lo, ps.k, ps.c, ps.g, pre, post, mid, tap};
 }
 
 // One pass over data[0, 2^a.log_n) as `kind`, with a.s_lo, a.k, a.c, a.g the pass's.
@@ -505,10 +529,9 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   plan.tuning_ = tuning;
   plan.omega_max_ = square_times(root_of_unity_2_32(convention), Fr::params::S - max_log_size);
   const size_t count = device_bytes_for(max_log_size) / sizeof(Fr);
-  auto tw = device_vector(s.device(), count, cache);
+  auto tw = powers_vector(s, uint32_t(count), Fr::one(), plan.omega_max_, cache);
   if (!tw) return tw.error();
   plan.twiddles_ = std::move(*tw);
-  CUZK_TRY_STATUS(launch_powers(s, plan.twiddles_.data(), uint32_t(count), Fr::one(), plan.omega_max_));
   return Result<NttPlan>(std::move(plan));
 }
 
@@ -530,26 +553,21 @@ Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, co
   cp.split = (log_n + 1) / 2;
   cp.shift = shift;
   const uint32_t nlo = 1u << cp.split, nhi = 1u << (log_n - cp.split);
-  auto lo = device_vector(s.device(), nlo, cache);
+  const Fr inv_shift = shift.inverse();
+  cp.forward_factor = factors.forward.value_or(Fr::one());
+  cp.inverse_factor = factors.inverse.value_or(Fr::from_u64(uint64_t(1) << log_n).inverse());
+  auto lo = powers_vector(s, nlo, Fr::one(), shift, cache);
   if (!lo) return lo.error();
-  auto hi = device_vector(s.device(), nhi, cache);
+  auto hi = powers_vector(s, nhi, cp.forward_factor, square_times(shift, cp.split), cache);
   if (!hi) return hi.error();
-  auto ilo = device_vector(s.device(), nlo, cache);
+  auto ilo = powers_vector(s, nlo, Fr::one(), inv_shift, cache);
   if (!ilo) return ilo.error();
-  auto ihi = device_vector(s.device(), nhi, cache);
+  auto ihi = powers_vector(s, nhi, cp.inverse_factor, square_times(inv_shift, cp.split), cache);
   if (!ihi) return ihi.error();
   cp.lo = std::move(*lo);
   cp.hi = std::move(*hi);
   cp.inv_lo = std::move(*ilo);
   cp.inv_hi = std::move(*ihi);
-  const Fr inv_shift = shift.inverse();
-  cp.forward_factor = factors.forward.value_or(Fr::one());
-  cp.inverse_factor = factors.inverse.value_or(Fr::from_u64(uint64_t(1) << log_n).inverse());
-  CUZK_TRY_STATUS(launch_powers(s, cp.lo.data(), nlo, Fr::one(), shift));
-  CUZK_TRY_STATUS(launch_powers(s, cp.hi.data(), nhi, cp.forward_factor, square_times(shift, cp.split)));
-  CUZK_TRY_STATUS(launch_powers(s, cp.inv_lo.data(), nlo, Fr::one(), inv_shift));
-  CUZK_TRY_STATUS(
-      launch_powers(s, cp.inv_hi.data(), nhi, cp.inverse_factor, square_times(inv_shift, cp.split)));
   return Result<NttCosetPowers>(std::move(cp));
 }
 
@@ -606,21 +624,31 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
   return Status::Ok();
 }
 
-Status NttPlan::to_coset(const Stream& s, Fr* data, const NttCosetPowers& g) const {
+Status NttPlan::to_coset(const Stream& s, Fr* data, const NttCosetPowers& g, const NttTap& tap) const {
   if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
   const unsigned log_n = g.log_n;
   CUZK_TRY_STATUS(check_call(s, data, log_n));
+  if (tap.out && (tap.rows > (size_t(1) << log_n) || tap.out == data))
+    return make_error("NTT: to_coset's tap takes at most 2^log_n rows, into memory of its own");
   auto guard = DeviceGuard::enter(s.device());
   if (!guard) return guard.error();
-  if (log_n == 0) return pointwise_one(s, data, g.forward_factor, nullptr, nullptr);
+  if (log_n == 0) {
+    if (tap.out && tap.rows)
+      CUZK_TRY_STATUS(
+          tap.multiply ? mul_sub_scale(s, tap.out, data, nullptr, Fr::one(), 1)
+                       : check(cudaMemcpyAsync(tap.out, data, sizeof(Fr), cudaMemcpyDeviceToDevice, s.get()),
+                               "cudaMemcpyAsync (tap)"));
+    return pointwise_one(s, data, g.forward_factor, nullptr, nullptr);
+  }
   // Inverse: DIF passes from the top down; forward: DIT passes from the bottom up. The bottom
   // pass of each is one round trip, with the coset's powers applied between them (the data is
   // bit-reversed there, so the powers are read at the reversed index).
   const std::vector<Pass> passes = plan_passes(log_n, tuning_);  // top first
   const size_t last = passes.size() - 1;
   const auto run = [&](const Pass& ps, PassKind kind, const ScaleArgs& mid) {
-    return launch_pass(s, pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, ps, {}, {}, mid), kind,
-                       tuning_.threads);
+    const NttTap first = &ps == &passes.front() && kind != PassKind::dit_forward ? tap : NttTap{};
+    return launch_pass(s, pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, ps, {}, {}, mid, first),
+                       kind, tuning_.threads);
   };
   for (size_t i = 0; i < last; ++i) CUZK_TRY_STATUS(run(passes[i], PassKind::dif_inverse, {}));
   const ScaleArgs mid{kPowers, true, g.split, Fr::one(), g.lo.data(), g.hi.data()};

@@ -72,6 +72,16 @@ struct NttTuning {
   unsigned threads = 128;
 };
 
+// What NttPlan::to_coset's first pass does with each input element x_i it reads, for i < rows,
+// before transforming it: out_i ← x_i, or out_i ← out_i·x_i (multiply). The prover's row check
+// keeps a∘b this way (a copied, then times b, as each is taken to the coset) instead of a copy and
+// a product pass of its own over 4 GiB each at 2^27.
+struct NttTap {
+  Fr* out = nullptr;  // none: no tap
+  size_t rows = 0;
+  bool multiply = false;
+};
+
 class NttPlan {
  public:
   static constexpr unsigned kMaxLogSize = 28;
@@ -128,10 +138,11 @@ class NttPlan {
   // passes (each such pass over a 2^27 vector moves 12 GiB):
   //   to_coset:                 inverse_unscaled (natural → bit-reversed), then coset_forward
   //                             (→ natural); the inverse's last pass and the forward's first,
-  //                             over the same index bits, run as one kernel.
+  //                             over the same index bits, run as one kernel. With a tap, its
+  //                             first pass also copies or multiplies the input into tap.out.
   //   coset_inverse_of_product: data ← coset_inverse(data∘b) − sub, b in data's input order, sub
   //                             (null: zeros) in its output order, which must differ (no reversal).
-  Status to_coset(const Stream& s, Fr* data, const NttCosetPowers& g) const;
+  Status to_coset(const Stream& s, Fr* data, const NttCosetPowers& g, const NttTap& tap = {}) const;
   Status coset_inverse_of_product(const Stream& s, Fr* data, const Fr* b, const Fr* sub,
                                   const NttCosetPowers& g, NttOrder in, NttOrder out) const;
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/cpu/ntt.hpp"
+#include "backend/cuda/device_cache.hpp"
 #include "backend/cuda/ntt.hpp"
 
 namespace cuzk::cuda {
@@ -324,6 +325,42 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
                       want_coset),
                   -1)
             << "to_coset";
+        {
+          // With a tap: the same transform, the input copied into the tap's rows, then a second
+          // input's transform multiplies it in; the rows past the tap's are left as they were.
+          const size_t rows = n > 2 ? n - 2 : n;
+          const std::vector<Fr> fill = random_vector(n, rng_);
+          auto dt = DeviceBuffer<Fr>::alloc(0, n);
+          ASSERT_TRUE(dt.ok());
+          ASSERT_TRUE(dt->upload(fill.data(), n, stream()).ok());
+          EXPECT_EQ(
+              first_mismatch(
+                  on_device(x, log_n, N, N,
+                            [&](Fr* d) {
+                              return plan->to_coset(stream(), d, *coset, NttTap{dt->data(), rows, false});
+                            }),
+                  want_coset),
+              -1)
+              << "to_coset with a tap";
+          std::vector<Fr> tapped(n);
+          ASSERT_TRUE(dt->download(tapped.data(), n, stream()).ok());
+          ASSERT_TRUE(stream().synchronize().ok());
+          for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(tapped[i], i < rows ? x[i] : fill[i]) << "copied, row " << i;
+          (void)on_device(b, log_n, N, N, [&](Fr* d) {
+            return plan->to_coset(stream(), d, *coset, NttTap{dt->data(), rows, true});
+          });
+          ASSERT_TRUE(dt->download(tapped.data(), n, stream()).ok());
+          ASSERT_TRUE(stream().synchronize().ok());
+          for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(tapped[i], i < rows ? x[i] * b[i] : fill[i]) << "multiplied, row " << i;
+          // A tap into the data itself, or over more rows than the data has: refused.
+          auto other = DeviceBuffer<Fr>::alloc(0, n);
+          ASSERT_TRUE(other.ok());
+          EXPECT_FALSE(plan->to_coset(stream(), dt->data(), *coset, NttTap{dt->data(), rows, false}).ok());
+          EXPECT_FALSE(
+              plan->to_coset(stream(), other->data(), *coset, NttTap{dt->data(), n + 1, false}).ok());
+        }
         for (const auto& [in, out] : {std::pair{N, R}, std::pair{R, N}}) {
           // b in the input's order, sub in the output's.
           const std::vector<Fr> b_in = in == N ? b : bit_reversed(b, log_n);
@@ -456,6 +493,49 @@ TEST_F(Gpu, NttRejectsBadArguments) {
   EXPECT_FALSE(NttPlan::create(stream(), 29, RootConvention::bellman).ok());
   EXPECT_FALSE(NttPlan::create(stream(), 10, RootConvention::bellman, {13, 2, 256}).ok());
   EXPECT_FALSE(NttPlan::create(stream(), 10, RootConvention::bellman, {10, 2, 100}).ok());
+}
+
+// Plans and coset tables made from a DeviceCache take back the tables an earlier plan left there
+// (the backend makes both for every proof), checked against the CPU each time: a second plan of
+// one convention takes all five tables back; the other convention's tables differ, so it takes
+// none (it may take their blocks and fill them); after a plain user has had every idle block and
+// overwritten it, the next plan computes its tables again.
+TEST_F(Gpu, PlansFromACacheReuseTheirTablesAndMatchCpu) {
+  constexpr unsigned log_n = 14;
+  DeviceCache cache(0, [] { return SIZE_MAX; });
+  const RootConvention order[] = {RootConvention::bellman, RootConvention::bellman, RootConvention::snarkjs,
+                                  RootConvention::snarkjs, RootConvention::snarkjs};
+  const uint64_t kept_by_round[] = {0, 5, 0, 0, 5};
+  for (int round = 0; round < 5; ++round) {
+    const RootConvention conv = order[round];
+    if (round == 3) {
+      // Every idle block to a plain user, which scribbles over it.
+      std::vector<DeviceBuffer<Fr>> scribbled;
+      for (size_t n : {size_t(1) << (log_n - 1), size_t(1) << ((log_n + 1) / 2), size_t(1) << (log_n / 2)})
+        for (int k = 0; k < 8; ++k) {
+          auto b = cache.take<Fr>(n);
+          ASSERT_TRUE(b.ok()) << b.message();
+          ASSERT_EQ(cudaMemsetAsync(b->data(), 0x5a, n * sizeof(Fr), stream().get()), cudaSuccess);
+          scribbled.push_back(std::move(*b));
+        }
+    }
+    const uint64_t kept = cache.stats().kept;
+    {
+      auto plan = NttPlan::create(stream(), log_n, conv, {}, &cache);
+      ASSERT_TRUE(plan.ok()) << plan.message();
+      auto coset = plan->coset_powers(stream(), log_n, &cache);
+      ASSERT_TRUE(coset.ok()) << coset.message();
+      auto dom = NttDomain::create(log_n, conv);
+      ASSERT_TRUE(dom.ok()) << dom.message();
+      const std::vector<Fr> x = random_vector(size_t(1) << log_n, rng_);
+      std::vector<Fr> want = x;
+      ASSERT_TRUE(dom->coset_forward(want).ok());
+      const std::vector<Fr> got = on_device(x, log_n, NttOrder::natural, NttOrder::natural,
+                                            [&](Fr* d) { return plan->coset_forward(stream(), d, *coset); });
+      EXPECT_EQ(first_mismatch(got, want), -1) << name(conv) << " round " << round;
+    }
+    EXPECT_EQ(cache.stats().kept - kept, kept_by_round[round]) << "round " << round;
+  }
 }
 
 }  // namespace
