@@ -304,7 +304,9 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   // the buckets in use.
   void set_group_pass(uint32_t lo, uint32_t hi, size_t E) {
     const uint32_t KZ = (hi - lo) * L.shape.H;
-    const size_t in_use = msm_detail::buckets_in_use(L.shape, lo, hi);
+    // Narrow windows (one set each) are the sets from shape.wide up: the range's top ones.
+    const uint32_t first_narrow = std::clamp<uint32_t>(L.shape.wide, lo, hi);
+    const size_t in_use = msm_buckets_in_use(L.shape.c, hi - lo, hi - first_narrow);
     pass = PassView{KZ, int(std::bit_width(KZ)),
                     L.run_fixed ? L.run : std::max(L.run, msm_detail::run_for(E, in_use)),
                     buckets.data() + size_t(lo) * L.shape.H};

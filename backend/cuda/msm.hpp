@@ -226,6 +226,8 @@ inline constexpr unsigned msm_narrow_windows(unsigned c, unsigned m, bool narrow
 }
 // The buckets that digits can reach: 2^(c−1) a set, half that for a narrow window's set. The keys
 // keep the stride 2^(c−1) (the sort and offsets span sets·2^(c−1)); the reduction skips the rest.
+// The window model prices them, and a set-group pass's points per item follow them (Msm's
+// set_group_pass), so that a narrow set's buckets, twice as full, are not cut into twice the items.
 inline constexpr size_t msm_buckets_in_use(unsigned c, unsigned sets, unsigned narrow) {
   return (size_t(sets) << (c - 1)) - (c >= 2 ? size_t(narrow) << (c - 2) : 0);
 }

@@ -76,15 +76,6 @@ __host__ __device__ inline unsigned window_start(const DigitShape& sh, unsigned 
   return w <= sh.wide ? w * sh.c : sh.wide * sh.c + (w - sh.wide) * (sh.c - 1);
 }
 
-// The buckets sets [lo, hi) use: H each, half that for a narrow window's set (m = 1). A set-group
-// pass's points per item follow them (Msm::State::set_group_pass), so that a narrow set's buckets,
-// twice as full, are not cut into twice the items and summed again in rounds.
-__host__ __device__ inline size_t buckets_in_use(const DigitShape& sh, uint32_t lo, uint32_t hi) {
-  size_t n = 0;
-  for (uint32_t s = lo; s < hi; ++s) n += sh.m == 1 ? size_t(1) << (window_width(sh, s) - 1) : sh.H;
-  return n;
-}
-
 // The signed recoding (for_each_digit) carries into window w exactly when the scalar's low bits
 // below w (window_start) exceed the number whose bits s_j + c_j − 1 (j < w, window j of c_j bits from
 // bit s_j) are set: the digits below w lie in [−H_j + 1, H_j] (H_j = 2^(c_j − 1)), so their sum is at
