@@ -931,10 +931,10 @@ Result<typename Msm<Affine>::Jacobian> Msm<Affine>::State::run_sorted(
   return out;
 }
 
-// Nonzero digits of each kDigitBlock scalars of sc[0, len) (scalar i0 of the input first), scanned
-// into offsets in block_nnz (the total last, also copied to host_max[2]; without `groups`, the most
-// in one block to host_max[4]); returns the blocks. With `groups`, the counts of the layout's set
-// groups follow, unscanned (digit_counts_kernel).
+// Nonzero digits of each kDigitBlock scalars of sc[0, len) (scalar i0 of the input first); returns
+// the blocks. Without `groups`, scanned into offsets in block_nnz (the total last, also copied to
+// host_max[2]; the most in one block to host_max[4]). With `groups`, the counts of the layout's set
+// groups follow row 0, unscanned (digit_counts_kernel), for set_group_passes.
 template <class Affine>
 Result<unsigned> Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size_t i0, bool mont,
                                                   const uint64_t* dens, const Stream& s, uint32_t groups) {
@@ -943,18 +943,17 @@ Result<unsigned> Msm<Affine>::State::count_digits(const Fr* sc, size_t len, size
   digit_counts_kernel<<<blocks, kDigitBlock, 0, s.get()>>>(
       sc, uint32_t(len), i0, mont, dens, word_rank.data(), L.shape, groups, L.set_group, block_nnz.data());
   CUZK_TRY_STATUS(check_launch("msm digit_counts_kernel"));
+  // With set groups, set_group_passes scans the groups' rows; row 0 (every digit) is not read.
+  if (groups) return blocks;
+  // The block with the most digits sizes digits_kernel's stage (digits_kernel_for).
   size_t tmp = cub_tmp.size();
-  if (groups == 0) {
-    // The block with the most digits sizes digits_kernel's stage (digits_kernel_for).
-    uint32_t* most = block_nnz.data() + block_nnz.size() - 1;
-    CUZK_TRY_STATUS(
-        check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, block_nnz.data(), most, blocks, s.get()),
-              "cub::DeviceReduce::Max (digits a block)"));
-    CUZK_TRY_STATUS(
-        check(cudaMemcpyAsync(host_max + 4, most, sizeof(uint32_t), cudaMemcpyDeviceToHost, s.get()),
-              "cudaMemcpyAsync (digits a block)"));
-    tmp = cub_tmp.size();
-  }
+  uint32_t* most = block_nnz.data() + block_nnz.size() - 1;
+  CUZK_TRY_STATUS(check(cub::DeviceReduce::Max(cub_tmp.data(), tmp, block_nnz.data(), most, blocks, s.get()),
+                        "cub::DeviceReduce::Max (digits a block)"));
+  CUZK_TRY_STATUS(
+      check(cudaMemcpyAsync(host_max + 4, most, sizeof(uint32_t), cudaMemcpyDeviceToHost, s.get()),
+            "cudaMemcpyAsync (digits a block)"));
+  tmp = cub_tmp.size();
   CUZK_TRY_STATUS(check(cub::DeviceScan::ExclusiveSum(cub_tmp.data(), tmp, block_nnz.data(), block_nnz.data(),
                                                       blocks + 1, s.get()),
                         "cub::DeviceScan::ExclusiveSum (digits)"));

@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/cpu/msm.hpp"
@@ -403,9 +404,9 @@ void set_group_passes(size_t n, size_t chunk, std::mt19937_64& rng) {
   auto want = cpu::msm<A>(bases, uniform);
   ASSERT_TRUE(want.ok()) << want.message();
   for (unsigned c : {8u, 13u}) {
-    for (unsigned m : {1u, 2u, 0u}) {  // 0: m = 1 with every window c bits wide
-      const bool narrow = m != 0;
-      if (m == 0) m = 1;
+    // One table with narrow top windows and without (every window c bits), then two tables.
+    const std::pair<unsigned, bool> shapes[] = {{1u, true}, {1u, false}, {2u, true}};
+    for (const auto& [m, narrow] : shapes) {
       const std::string tag =
           "c=" + std::to_string(c) + " m=" + std::to_string(m) + (narrow ? "" : " uniform");
       SCOPED_TRACE(tag);
