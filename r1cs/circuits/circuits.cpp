@@ -52,7 +52,7 @@ Status MerkleInclusion::synthesize(ConstraintSystem& cs) const {
   if ((index_ >> d) != 0)
     return make_error("MerkleInclusion: index " + std::to_string(index_) + " outside a tree of depth " +
                       std::to_string(d));
-  const PoseidonParams& p = poseidon_arity2();
+  const PoseidonConstants& p = poseidon_constants_2();
   // The root is the first (and only) public input, allocated before anything else.
   const Variable root = cs.alloc_input(root_);
   const Num leaf = Num::alloc(cs, leaf_);

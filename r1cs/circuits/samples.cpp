@@ -39,10 +39,9 @@ Result<std::unique_ptr<Circuit>> make_sample_circuit(const SampleSpec& spec) {
     std::vector<Fr> siblings(spec.merkle_depth);
     for (auto& s : siblings) s = seeded_fr(rng);
     const uint64_t index = spec.merkle_depth >= 64 ? rng() : rng() & ((uint64_t(1) << spec.merkle_depth) - 1);
-    auto poseidon = PoseidonParams::neptune(2);
-    if (!poseidon) return poseidon.error();
-    const Fr root = merkle_root(*poseidon, leaf, siblings, index);
-    return std::unique_ptr<Circuit>(new MerkleInclusion(root, leaf, std::move(siblings), index));
+    auto root = merkle_root(poseidon_constants_2(), leaf, siblings, index);
+    if (!root) return root.error();
+    return std::unique_ptr<Circuit>(new MerkleInclusion(*root, leaf, std::move(siblings), index));
   }
   if (spec.kind == "sha256") {
     if (spec.message_bytes > (1u << 20))

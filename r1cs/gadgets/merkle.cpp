@@ -4,17 +4,19 @@
 
 namespace cuzk::r1cs {
 
-Fr merkle_root(const PoseidonParams& p, const Fr& leaf, std::span<const Fr> siblings, uint64_t index) {
+Result<Fr> merkle_root(const PoseidonConstants& p, const Fr& leaf, std::span<const Fr> siblings,
+                       uint64_t index) {
+  if (p.arity != 2) return make_error("merkle_root: needs arity-2 Poseidon parameters");
   Fr node = leaf;
   for (size_t level = 0; level < siblings.size(); ++level) {
     const bool right = (index >> level) & 1;
     const Fr pair[2] = {right ? siblings[level] : node, right ? node : siblings[level]};
-    node = poseidon_hash(p, pair).value();
+    node = poseidon_merkle_node(p, pair);
   }
   return node;
 }
 
-Result<std::vector<std::vector<Fr>>> merkle_tree(const PoseidonParams& p, std::span<const Fr> leaves) {
+Result<std::vector<std::vector<Fr>>> merkle_tree(const PoseidonConstants& p, std::span<const Fr> leaves) {
   if (p.arity != 2) return make_error("merkle_tree: needs arity-2 Poseidon parameters");
   if (leaves.empty() || (leaves.size() & (leaves.size() - 1)) != 0)
     return make_error("merkle_tree: " + std::to_string(leaves.size()) + " leaves is not a power of two");
@@ -23,8 +25,7 @@ Result<std::vector<std::vector<Fr>>> merkle_tree(const PoseidonParams& p, std::s
   while (levels.back().size() > 1) {
     const std::vector<Fr>& below = levels.back();
     std::vector<Fr> up(below.size() / 2);
-    for (size_t i = 0; i < up.size(); ++i)
-      up[i] = poseidon_hash(p, std::span(below).subspan(2 * i, 2)).value();
+    for (size_t i = 0; i < up.size(); ++i) up[i] = poseidon_merkle_node(p, &below[2 * i]);
     levels.push_back(std::move(up));
   }
   return levels;
@@ -37,7 +38,7 @@ std::vector<Fr> merkle_path(const std::vector<std::vector<Fr>>& levels, uint64_t
   return path;
 }
 
-Result<Num> merkle_root_circuit(ConstraintSystem& cs, const PoseidonParams& p, const Num& leaf,
+Result<Num> merkle_root_circuit(ConstraintSystem& cs, const PoseidonConstants& p, const Num& leaf,
                                 std::span<const Num> siblings, std::span<const Boolean> index_bits) {
   if (p.arity != 2) return make_error("merkle_root_circuit: needs arity-2 Poseidon parameters");
   if (siblings.size() != index_bits.size())

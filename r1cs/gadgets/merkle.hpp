@@ -12,16 +12,18 @@
 
 namespace cuzk::r1cs {
 
-Fr merkle_root(const PoseidonParams& p, const Fr& leaf, std::span<const Fr> siblings, uint64_t index);
+// The root above `leaf` at `index` given its siblings, bottom up; arity-2 constants only.
+Result<Fr> merkle_root(const PoseidonConstants& p, const Fr& leaf, std::span<const Fr> siblings,
+                       uint64_t index);
 
 // All levels of a full tree over `leaves` (a power of two): levels[0] = leaves, levels.back() = {root}.
-Result<std::vector<std::vector<Fr>>> merkle_tree(const PoseidonParams& p, std::span<const Fr> leaves);
+Result<std::vector<std::vector<Fr>>> merkle_tree(const PoseidonConstants& p, std::span<const Fr> leaves);
 // The siblings of leaf `index`, bottom up.
 std::vector<Fr> merkle_path(const std::vector<std::vector<Fr>>& levels, uint64_t index);
 
 // The root computed in the circuit: per level one constraint for the conditional swap, plus one
-// Poseidon hash. Needs as many index bits as siblings, and arity-2 parameters.
-Result<Num> merkle_root_circuit(ConstraintSystem& cs, const PoseidonParams& p, const Num& leaf,
+// Poseidon hash (312 constraints a level). Needs as many index bits as siblings, and arity-2 parameters.
+Result<Num> merkle_root_circuit(ConstraintSystem& cs, const PoseidonConstants& p, const Num& leaf,
                                 std::span<const Num> siblings, std::span<const Boolean> index_bits);
 
 }  // namespace cuzk::r1cs

@@ -70,7 +70,7 @@ TEST(MerkleInclusion, RandomTreesAndWrongPaths) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE(test::seed_trace(seed));
   std::mt19937_64 rng(seed);
-  const PoseidonParams& p = poseidon_arity2();
+  const PoseidonConstants& p = poseidon_constants_2();
   for (size_t depth : {size_t(2), size_t(4), size_t(6)}) {
     SCOPED_TRACE("depth " + std::to_string(depth));
     std::vector<Fr> leaves(size_t(1) << depth);
@@ -86,6 +86,8 @@ TEST(MerkleInclusion, RandomTreesAndWrongPaths) {
     ASSERT_TRUE(good.synthesize(rec).ok());
     EXPECT_TRUE(rec.is_satisfied());
     EXPECT_EQ(rec.num_inputs(), 2u);
+    // Per level an index bit, the swap and neptune's 311-row arity-2 hash; then the root equality.
+    EXPECT_EQ(rec.num_constraints(), depth * (1 + 1 + 311) + 1);
     EXPECT_EQ(rec.input_assignment()[1], root);
     expect_proving_matches_matrices(good);
 
