@@ -21,7 +21,8 @@ namespace cuzk::filecoin {
 // The native hash of one tree node from its children in order.
 using NativeNodeHash = std::function<Fr(std::span<const Fr> children)>;
 
-// neptune's Poseidon with the MerkleTree tag, for children of any arity it has constants for.
+// neptune's Poseidon with the MerkleTree tag, of the children's count as arity (zero for an arity
+// neptune has no constants for; check_poseidon_inclusion checks the arities first).
 NativeNodeHash poseidon_native_node_hash();
 
 // The arities of `proof`'s levels, bottom-up, for a tree of `shape`: every base level has the base
