@@ -60,8 +60,9 @@ Result<std::vector<uint8_t>> base64_decode(std::string_view text) {
       const char c = text[q + k];
       const int8_t d = kDecode[uint8_t(c)];
       if (d < 0)
-        return make_input_error("base64: " + describe(c) + " at offset " + std::to_string(q + k) +
-                                (c == '=' ? " is padding before the end" : " is not in the standard alphabet"));
+        return make_input_error(
+            "base64: " + describe(c) + " at offset " + std::to_string(q + k) +
+            (c == '=' ? " is padding before the end" : " is not in the standard alphabet"));
       v |= uint32_t(d) << (18 - 6 * k);
     }
     out.push_back(uint8_t(v >> 16));
@@ -69,8 +70,8 @@ Result<std::vector<uint8_t>> base64_decode(std::string_view text) {
     if (pad < 1) out.push_back(uint8_t(v));
     const uint32_t unused = pad == 2 ? (v & 0xffff) : pad == 1 ? (v & 0xff) : 0;
     if (unused)
-      return make_input_error("base64: non-zero bits after the data in the quantum at offset " + std::to_string(q) +
-                              " (not a canonical encoding)");
+      return make_input_error("base64: non-zero bits after the data in the quantum at offset " +
+                              std::to_string(q) + " (not a canonical encoding)");
   }
   return out;
 }

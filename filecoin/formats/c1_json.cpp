@@ -16,6 +16,8 @@ using json::ObjectNode;
 using json::Scalar;
 using NodeResult = Result<std::unique_ptr<json::Node>>;
 
+constexpr const char* kDomain = "an array of 32 integers 0–255";
+
 template <class T>
 NodeResult open_object(T& target, bool is_object, std::span<const Field<T>> fields) {
   CUZK_TRY_STATUS(json::expect_container(is_object, true));
@@ -35,13 +37,19 @@ const Field<PathElement> kPathElementFields[] = {
     {"hashes", nullptr, [](PathElement& e, bool o) { return json::open_domains(e.hashes, o); }},
     {"index", [](PathElement& e, const Scalar& v) { return json::read_u64(e.index, v); }, nullptr},
 };
-NodeResult open_path_element(PathElement& e, bool o) { return open_object<PathElement>(e, o, kPathElementFields); }
+NodeResult open_path_element(PathElement& e, bool o) {
+  return open_object<PathElement>(e, o, kPathElementFields);
+}
 
 const Field<InclusionPath> kInclusionPathFields[] = {
     {"path", nullptr,
-     [](InclusionPath& p, bool o) { return open_array<PathElement>(p, o, open_path_element, "a path element object"); }},
+     [](InclusionPath& p, bool o) {
+       return open_array<PathElement>(p, o, open_path_element, "a path element object");
+     }},
 };
-NodeResult open_inclusion_path(InclusionPath& p, bool o) { return open_object<InclusionPath>(p, o, kInclusionPathFields); }
+NodeResult open_inclusion_path(InclusionPath& p, bool o) {
+  return open_object<InclusionPath>(p, o, kInclusionPathFields);
+}
 
 // --- MerkleProof: {"data": {"Single": {root, leaf, path}} | {"Sub": {base_proof, sub_proof, root, leaf}}
 //                            | {"Top": {base_proof, sub_proof, top_proof, root, leaf}}} ------------------
@@ -52,34 +60,46 @@ NodeResult open_base(MerkleProof& p, bool o) { return open_inclusion_path(p.base
 NodeResult open_sub(MerkleProof& p, bool o) { return open_inclusion_path(p.sub, o); }
 NodeResult open_top(MerkleProof& p, bool o) { return open_inclusion_path(p.top, o); }
 
-const Field<MerkleProof> kSingleFields[] = {{"root", nullptr, open_root}, {"leaf", nullptr, open_leaf}, {"path", nullptr, open_base}};
+const Field<MerkleProof> kSingleFields[] = {{"root", nullptr, open_root, kDomain},
+                                            {"leaf", nullptr, open_leaf, kDomain},
+                                            {"path", nullptr, open_base}};
 const Field<MerkleProof> kSubFields[] = {{"base_proof", nullptr, open_base},
                                          {"sub_proof", nullptr, open_sub},
-                                         {"root", nullptr, open_root},
-                                         {"leaf", nullptr, open_leaf}};
+                                         {"root", nullptr, open_root, kDomain},
+                                         {"leaf", nullptr, open_leaf, kDomain}};
 const Field<MerkleProof> kTopFields[] = {{"base_proof", nullptr, open_base},
                                          {"sub_proof", nullptr, open_sub},
                                          {"top_proof", nullptr, open_top},
-                                         {"root", nullptr, open_root},
-                                         {"leaf", nullptr, open_leaf}};
+                                         {"root", nullptr, open_root, kDomain},
+                                         {"leaf", nullptr, open_leaf, kDomain}};
 
 // An externally tagged enum: an object with exactly one key naming the variant.
 class ProofDataNode final : public json::Node {
  public:
   explicit ProofDataNode(MerkleProof& p) : p_(p) {}
   Status key(std::string_view k) override {
-    if (variant_) return make_input_error("a MerkleProof has one variant, found a second key `" + std::string(k) + "`");
+    if (variant_) {
+      std::string first = variant_;
+      variant_ = nullptr;  // the error's path ends at `data`
+      return make_input_error("a MerkleProof has one variant, found `" + first + "` and `" + std::string(k) +
+                              "`");
+    }
     static constexpr std::pair<const char*, MerkleProof::Kind> kVariants[] = {
-        {"Single", MerkleProof::Kind::single}, {"Sub", MerkleProof::Kind::sub}, {"Top", MerkleProof::Kind::top}};
+        {"Single", MerkleProof::Kind::single},
+        {"Sub", MerkleProof::Kind::sub},
+        {"Top", MerkleProof::Kind::top}};
     for (const auto& [name, kind] : kVariants)
       if (k == name) {
         p_.kind = kind;
         variant_ = name;
         return {};
       }
-    return make_input_error("unknown MerkleProof variant `" + std::string(k) + "`, expected Single, Sub or Top");
+    return make_input_error("unknown MerkleProof variant `" + std::string(k) +
+                            "`, expected Single, Sub or Top");
   }
-  Status scalar(const Scalar& v) override { return make_input_error("expected an object, got " + v.describe()); }
+  Status scalar(const Scalar& v) override {
+    return make_input_error("expected an object, got " + v.describe());
+  }
   NodeResult open(bool o) override {
     switch (p_.kind) {
       case MerkleProof::Kind::single:
@@ -111,7 +131,9 @@ const Field<MerkleProof> kMerkleProofFields[] = {
        return std::unique_ptr<json::Node>(new ProofDataNode(p));
      }},
 };
-NodeResult open_merkle_proof(MerkleProof& p, bool o) { return open_object<MerkleProof>(p, o, kMerkleProofFields); }
+NodeResult open_merkle_proof(MerkleProof& p, bool o) {
+  return open_object<MerkleProof>(p, o, kMerkleProofFields);
+}
 
 // --- Columns and labels ------------------------------------------------------------------------------
 
@@ -122,32 +144,42 @@ const Field<Column> kColumnFields[] = {
 };
 
 const Field<ColumnProof> kColumnProofFields[] = {
-    {"column", nullptr, [](ColumnProof& c, bool o) { return open_object<Column>(c.column, o, kColumnFields); }},
-    {"inclusion_proof", nullptr, [](ColumnProof& c, bool o) { return open_merkle_proof(c.inclusion_proof, o); }},
+    {"column", nullptr,
+     [](ColumnProof& c, bool o) { return open_object<Column>(c.column, o, kColumnFields); }},
+    {"inclusion_proof", nullptr,
+     [](ColumnProof& c, bool o) { return open_merkle_proof(c.inclusion_proof, o); }},
 };
-NodeResult open_column_proof(ColumnProof& c, bool o) { return open_object<ColumnProof>(c, o, kColumnProofFields); }
+NodeResult open_column_proof(ColumnProof& c, bool o) {
+  return open_object<ColumnProof>(c, o, kColumnProofFields);
+}
 NodeResult open_column_proofs(std::vector<ColumnProof>& v, bool o) {
   return open_array<ColumnProof>(v, o, open_column_proof, "a column proof object");
 }
 
 const Field<ReplicaColumnProofs> kReplicaColumnFields[] = {
     {"c_x", nullptr, [](ReplicaColumnProofs& r, bool o) { return open_column_proof(r.c_x, o); }},
-    {"drg_parents", nullptr, [](ReplicaColumnProofs& r, bool o) { return open_column_proofs(r.drg_parents, o); }},
-    {"exp_parents", nullptr, [](ReplicaColumnProofs& r, bool o) { return open_column_proofs(r.exp_parents, o); }},
+    {"drg_parents", nullptr,
+     [](ReplicaColumnProofs& r, bool o) { return open_column_proofs(r.drg_parents, o); }},
+    {"exp_parents", nullptr,
+     [](ReplicaColumnProofs& r, bool o) { return open_column_proofs(r.exp_parents, o); }},
 };
 
 // LabelingProof and EncodingProof: their `_h` is `#[serde(skip)]`, so it is not in the JSON.
 const Field<LabelingProof> kLabelingFields[] = {
     {"parents", nullptr, [](LabelingProof& l, bool o) { return json::open_domains(l.parents, o); }},
-    {"layer_index", [](LabelingProof& l, const Scalar& v) { return json::read_u32(l.layer_index, v); }, nullptr},
+    {"layer_index", [](LabelingProof& l, const Scalar& v) { return json::read_u32(l.layer_index, v); },
+     nullptr},
     {"node", [](LabelingProof& l, const Scalar& v) { return json::read_u64(l.node, v); }, nullptr},
 };
-NodeResult open_labeling_proof(LabelingProof& l, bool o) { return open_object<LabelingProof>(l, o, kLabelingFields); }
+NodeResult open_labeling_proof(LabelingProof& l, bool o) {
+  return open_object<LabelingProof>(l, o, kLabelingFields);
+}
 
 // --- One challenge's proof, partitions, the whole output ---------------------------------------------
 
 const Field<PorepChallengeProof> kChallengeFields[] = {
-    {"comm_d_proofs", nullptr, [](PorepChallengeProof& p, bool o) { return open_merkle_proof(p.comm_d_proofs, o); }},
+    {"comm_d_proofs", nullptr,
+     [](PorepChallengeProof& p, bool o) { return open_merkle_proof(p.comm_d_proofs, o); }},
     {"comm_r_last_proof", nullptr,
      [](PorepChallengeProof& p, bool o) { return open_merkle_proof(p.comm_r_last_proof, o); }},
     {"replica_column_proofs", nullptr,
@@ -158,9 +190,12 @@ const Field<PorepChallengeProof> kChallengeFields[] = {
      [](PorepChallengeProof& p, bool o) {
        return open_array<LabelingProof>(p.labeling_proofs, o, open_labeling_proof, "a labeling proof object");
      }},
-    {"encoding_proof", nullptr, [](PorepChallengeProof& p, bool o) { return open_labeling_proof(p.encoding_proof, o); }},
+    {"encoding_proof", nullptr,
+     [](PorepChallengeProof& p, bool o) { return open_labeling_proof(p.encoding_proof, o); }},
 };
-NodeResult open_challenge(PorepChallengeProof& p, bool o) { return open_object<PorepChallengeProof>(p, o, kChallengeFields); }
+NodeResult open_challenge(PorepChallengeProof& p, bool o) {
+  return open_object<PorepChallengeProof>(p, o, kChallengeFields);
+}
 NodeResult open_partition(std::vector<PorepChallengeProof>& v, bool o) {
   return open_array<PorepChallengeProof>(v, o, open_challenge, "a challenge proof object");
 }
@@ -170,8 +205,11 @@ class VanillaProofsNode final : public json::Node {
  public:
   explicit VanillaProofsNode(SealCommitPhase1Output& c1) : c1_(c1) {}
   Status key(std::string_view k) override {
-    if (!c1_.shape_key.empty())
-      return make_input_error("vanilla_proofs has one shape key, found a second `" + std::string(k) + "`");
+    if (!c1_.shape_key.empty()) {
+      const std::string first = std::move(c1_.shape_key);
+      c1_.shape_key.clear();  // the error's path ends at `vanilla_proofs`
+      return make_input_error("one shape key expected, found `" + first + "` and `" + std::string(k) + "`");
+    }
     for (uint64_t size : {2048ull, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30})
       if (*c1_shape_key(size) == k) {
         c1_.shape_key = std::string(k);
@@ -181,7 +219,9 @@ class VanillaProofsNode final : public json::Node {
                             "`, expected StackedDrg2KiBV1, StackedDrg8MiBV1, StackedDrg512MiBV1, "
                             "StackedDrg32GiBV1 or StackedDrg64GiBV1");
   }
-  Status scalar(const Scalar& v) override { return make_input_error("expected an array, got " + v.describe()); }
+  Status scalar(const Scalar& v) override {
+    return make_input_error("expected an array, got " + v.describe());
+  }
   NodeResult open(bool o) override {
     return open_array<std::vector<PorepChallengeProof>>(c1_.vanilla_proofs, o, open_partition,
                                                         "an array of challenge proofs (one partition)");
@@ -199,7 +239,8 @@ class VanillaProofsNode final : public json::Node {
 };
 
 Status read_registered_proof(SealCommitPhase1Output& c1, const Scalar& v) {
-  if (v.type != Scalar::Type::string) return make_input_error("expected a seal proof name, got " + v.describe());
+  if (v.type != Scalar::Type::string)
+    return make_input_error("expected a seal proof name, got " + v.describe());
   auto p = registered_proof(ProofFamily::seal, v.text);
   if (!p) return p.error();
   c1.registered_proof = std::string(p->name);
@@ -213,18 +254,24 @@ const Field<SealCommitPhase1Output> kC1Fields[] = {
        CUZK_TRY_STATUS(json::expect_container(o, true));
        return std::unique_ptr<json::Node>(new VanillaProofsNode(c1));
      }},
-    {"comm_r", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.comm_r, o); }},
-    {"comm_d", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.comm_d, o); }},
-    {"replica_id", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.replica_id, o); }},
-    {"seed", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.seed, o); }},
-    {"ticket", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.ticket, o); }},
+    {"comm_r", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.comm_r, o); },
+     kDomain},
+    {"comm_d", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.comm_d, o); },
+     kDomain},
+    {"replica_id", nullptr,
+     [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.replica_id, o); }, kDomain},
+    {"seed", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.seed, o); },
+     kDomain},
+    {"ticket", nullptr, [](SealCommitPhase1Output& c, bool o) { return json::open_domain(c.ticket, o); },
+     kDomain},
 };
 
 }  // namespace
 
 Result<SealCommitPhase1Output> parse_c1_json(std::string_view text, const std::string& what) {
   SealCommitPhase1Output c1;
-  CUZK_TRY_STATUS(json::parse(text, what, [&c1](bool o) { return open_object<SealCommitPhase1Output>(c1, o, kC1Fields); }));
+  CUZK_TRY_STATUS(json::parse(
+      text, what, [&c1](bool o) { return open_object<SealCommitPhase1Output>(c1, o, kC1Fields); }));
   return c1;
 }
 

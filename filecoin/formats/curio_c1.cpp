@@ -10,7 +10,8 @@ using json::Field;
 using json::Scalar;
 
 Status read_phase1_out(CurioC1Wrapper& w, const Scalar& v) {
-  if (v.type != Scalar::Type::string) return make_input_error("expected a base64 string, got " + v.describe());
+  if (v.type != Scalar::Type::string)
+    return make_input_error("expected a base64 string, got " + v.describe());
   auto bytes = base64_decode(v.text);
   if (!bytes) return bytes.error();
   w.c1_json.assign(bytes->begin(), bytes->end());
@@ -18,9 +19,11 @@ Status read_phase1_out(CurioC1Wrapper& w, const Scalar& v) {
 }
 
 const Field<CurioC1Wrapper> kWrapperFields[] = {
-    {"SectorNum", [](CurioC1Wrapper& w, const Scalar& v) { return json::read_u64(w.sector_num, v); }, nullptr},
+    {"SectorNum", [](CurioC1Wrapper& w, const Scalar& v) { return json::read_u64(w.sector_num, v); },
+     nullptr},
     {"Phase1Out", read_phase1_out, nullptr},
-    {"SectorSize", [](CurioC1Wrapper& w, const Scalar& v) { return json::read_u64(w.sector_size, v); }, nullptr},
+    {"SectorSize", [](CurioC1Wrapper& w, const Scalar& v) { return json::read_u64(w.sector_size, v); },
+     nullptr},
 };
 
 // The first key of a top-level object, or nothing when the text does not start like one.

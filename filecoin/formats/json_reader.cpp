@@ -76,7 +76,8 @@ Status read_null(const Scalar& value) {
 
 Status expect_container(bool is_object, bool want_object) {
   if (is_object == want_object) return {};
-  return make_input_error("expected " + describe_container(want_object) + ", got " + describe_container(is_object));
+  return make_input_error("expected " + describe_container(want_object) + ", got " +
+                          describe_container(is_object));
 }
 
 Result<std::unique_ptr<Node>> open_domain(Domain& out, bool is_object) {
@@ -95,7 +96,8 @@ namespace {
 class Handler {
  public:
   using json = nlohmann::json;
-  explicit Handler(const std::function<Result<std::unique_ptr<Node>>(bool)>& open_root) : open_root_(open_root) {}
+  explicit Handler(const std::function<Result<std::unique_ptr<Node>>(bool)>& open_root)
+      : open_root_(open_root) {}
 
   bool null() { return on_scalar(Scalar{}); }
   bool boolean(bool v) {
@@ -152,7 +154,8 @@ class Handler {
     return check(stack_.back()->scalar(s), stack_.size());
   }
   bool on_open(bool is_object) {
-    Result<std::unique_ptr<Node>> child = stack_.empty() ? open_root_(is_object) : stack_.back()->open(is_object);
+    Result<std::unique_ptr<Node>> child =
+        stack_.empty() ? open_root_(is_object) : stack_.back()->open(is_object);
     if (!child) return fail(child.error(), stack_.size());
     stack_.push_back(std::move(*child));
     return true;

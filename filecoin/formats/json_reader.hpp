@@ -89,6 +89,8 @@ struct Field {
   std::string_view name;
   Status (*scalar)(T& target, const Scalar& value) = nullptr;
   Result<std::unique_ptr<Node>> (*open)(T& target, bool is_object) = nullptr;
+  // For messages about a scalar where `open` expects a container; "an object or array" if unset.
+  const char* expected = nullptr;
 };
 
 template <class T>
@@ -110,7 +112,8 @@ class ObjectNode final : public Node {
   Status scalar(const Scalar& value) override {
     if (!current_) return {};  // unknown field, skipped
     if (!current_->scalar)
-      return make_input_error("expected " + std::string(current_->open ? "an object or array" : "a value") +
+      return make_input_error("expected " +
+                              std::string(current_->expected ? current_->expected : "an object or array") +
                               ", got " + value.describe());
     return current_->scalar(target_, value);
   }
@@ -122,7 +125,8 @@ class ObjectNode final : public Node {
   }
   Status close() override {
     for (size_t f = 0; f < fields_.size(); ++f)
-      if (!(seen_ & (uint64_t(1) << f))) return make_input_error("missing field `" + std::string(fields_[f].name) + "`");
+      if (!(seen_ & (uint64_t(1) << f)))
+        return make_input_error("missing field `" + std::string(fields_[f].name) + "`");
     return {};
   }
   void append_segment(std::string& path) const override {

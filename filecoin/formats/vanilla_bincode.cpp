@@ -10,9 +10,9 @@ using bincode::Scope;
 using bincode::Writer;
 
 // The least bytes one encoded element can take, for the length checks.
-constexpr size_t kPathElementMin = 8 + 8;                // hashes length, index
-constexpr size_t kMerkleProofMin = 4 + 32 + 32 + 8;      // tag, root, leaf, one path length
-constexpr size_t kSectorProofMin = 8 + 32 + 32;          // inclusion_proofs length, comm_c, comm_r_last
+constexpr size_t kPathElementMin = 8 + 8;            // hashes length, index
+constexpr size_t kMerkleProofMin = 4 + 32 + 32 + 8;  // tag, root, leaf, one path length
+constexpr size_t kSectorProofMin = 8 + 32 + 32;      // inclusion_proofs length, comm_c, comm_r_last
 constexpr size_t kChallengeProofMin = 3 * kMerkleProofMin;
 
 // storage-proofs-core InclusionPath: a Vec of PathElement { hashes: Vec<Domain>, index: usize }.

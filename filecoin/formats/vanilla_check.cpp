@@ -67,13 +67,14 @@ Status check_ends(const MerkleProof& proof, const std::string& path) {
 
 Status check_column(const ColumnProof& c, const SectorShape& s, const std::string& path) {
   if (c.column.rows.size() != s.layers)
-    return make_input_error(path + ".column.rows: expected " + std::to_string(s.layers) + " rows (one per layer), got " +
-                            std::to_string(c.column.rows.size()));
+    return make_input_error(path + ".column.rows: expected " + std::to_string(s.layers) +
+                            " rows (one per layer), got " + std::to_string(c.column.rows.size()));
   CUZK_TRY_STATUS(field_elements(c.column.rows, path + ".column.rows"));
   return check_tree_r_proof(c.inclusion_proof, s, path + ".inclusion_proof");
 }
 
-Status check_columns(const std::vector<ColumnProof>& v, size_t count, const SectorShape& s, const std::string& path) {
+Status check_columns(const std::vector<ColumnProof>& v, size_t count, const SectorShape& s,
+                     const std::string& path) {
   if (v.size() != count)
     return make_input_error(path + ": expected " + std::to_string(count) + " column proofs, got " +
                             std::to_string(v.size()));
@@ -113,7 +114,7 @@ Result<SectorShape> shape_for(const RegisteredProof& type) {
 
 Status check_tree_r_proof(const MerkleProof& proof, const SectorShape& s, const std::string& path) {
   const TreeShape& t = s.tree;
-  const MerkleProof::Kind want = !t.sub_arity ? MerkleProof::Kind::single
+  const MerkleProof::Kind want = !t.sub_arity   ? MerkleProof::Kind::single
                                  : !t.top_arity ? MerkleProof::Kind::sub
                                                 : MerkleProof::Kind::top;
   if (proof.kind != want)
@@ -123,7 +124,8 @@ Status check_tree_r_proof(const MerkleProof& proof, const SectorShape& s, const 
   const unsigned base_log2_arity = unsigned(std::countr_zero(t.base_arity));
   const std::string where = path + "." + std::string(kind_name(want));
   const char* base_name = want == MerkleProof::Kind::single ? ".path" : ".base_proof";
-  CUZK_TRY_STATUS(check_levels(proof.base, base_leaves_log2 / base_log2_arity, t.base_arity, where + base_name));
+  CUZK_TRY_STATUS(
+      check_levels(proof.base, base_leaves_log2 / base_log2_arity, t.base_arity, where + base_name));
   CUZK_TRY_STATUS(check_levels(proof.sub, t.sub_arity ? 1 : 0, t.sub_arity, where + ".sub_proof"));
   CUZK_TRY_STATUS(check_levels(proof.top, t.top_arity ? 1 : 0, t.top_arity, where + ".top_proof"));
   return check_ends(proof, where);
@@ -131,7 +133,8 @@ Status check_tree_r_proof(const MerkleProof& proof, const SectorShape& s, const 
 
 Status check_tree_d_proof(const MerkleProof& proof, const SectorShape& s, const std::string& path) {
   if (proof.kind != MerkleProof::Kind::single)
-    return make_input_error(path + ": expected a Single proof (binary TreeD), got " + std::string(kind_name(proof.kind)));
+    return make_input_error(path + ": expected a Single proof (binary TreeD), got " +
+                            std::string(kind_name(proof.kind)));
   CUZK_TRY_STATUS(check_levels(proof.base, s.log2_nodes, 2, path + ".Single.path"));
   return check_ends(proof, path + ".Single");
 }
@@ -141,8 +144,9 @@ Status check_c1(const SealCommitPhase1Output& c1) {
   auto type = registered_proof(ProofFamily::seal, c1.registered_proof);
   if (!type) return type.error();
   if (c1.shape_key != type->shape_key)
-    return at(what, "vanilla_proofs", "registered_proof " + std::string(type->name) + " needs the key " +
-                                          std::string(type->shape_key) + ", found " + c1.shape_key);
+    return at(what, "vanilla_proofs",
+              "registered_proof " + std::string(type->name) + " needs the key " +
+                  std::string(type->shape_key) + ", found " + c1.shape_key);
   auto shape = shape_for(*type);
   if (!shape) return shape.error();
   const SectorShape& s = *shape;
@@ -151,19 +155,22 @@ Status check_c1(const SealCommitPhase1Output& c1) {
   if (is_zero(c1.comm_d)) return at(what, "comm_d", "all zero (upstream: \"Invalid all zero commitment\")");
   if (is_zero(c1.comm_r)) return at(what, "comm_r", "all zero (upstream: \"Invalid all zero commitment\")");
   if (is_zero(c1.seed)) return at(what, "seed", "all zero (upstream: \"Invalid porep challenge seed\")");
-  for (auto [d, name] : {std::pair{&c1.comm_r, "comm_r"}, {&c1.comm_d, "comm_d"}, {&c1.replica_id, "replica_id"}})
+  for (auto [d, name] :
+       {std::pair{&c1.comm_r, "comm_r"}, {&c1.comm_d, "comm_d"}, {&c1.replica_id, "replica_id"}})
     if (auto st = field_element(*d, name); !st) return make_input_error(what + ": " + st.message());
 
   const size_t partitions = type->non_interactive ? s.ni_porep_partitions : s.porep_partitions;
   const std::string vp = "vanilla_proofs." + c1.shape_key;
   if (c1.vanilla_proofs.size() != partitions)
-    return at(what, vp, "expected " + std::to_string(partitions) + " partitions, got " +
-                            std::to_string(c1.vanilla_proofs.size()));
+    return at(what, vp,
+              "expected " + std::to_string(partitions) + " partitions, got " +
+                  std::to_string(c1.vanilla_proofs.size()));
   for (size_t k = 0; k < partitions; ++k) {
     const auto& part = c1.vanilla_proofs[k];
     if (part.size() != s.porep_challenges)
-      return at(what, vp + idx(k), "expected " + std::to_string(s.porep_challenges) + " challenge proofs, got " +
-                                       std::to_string(part.size()));
+      return at(what, vp + idx(k),
+                "expected " + std::to_string(s.porep_challenges) + " challenge proofs, got " +
+                    std::to_string(part.size()));
     for (size_t i = 0; i < part.size(); ++i)
       if (auto st = check_challenge(part[i], s, vp + idx(k) + idx(i)); !st)
         return make_input_error(what + ": " + st.message());
@@ -173,20 +180,24 @@ Status check_c1(const SealCommitPhase1Output& c1) {
 
 Status check_post_vanilla_proof(const FallbackPostSectorProof& proof, const RegisteredProof& type) {
   const std::string what = "PoSt vanilla proof";
-  if (type.family != ProofFamily::post) return make_input_error(what + ": " + std::string(type.name) + " is not a PoSt type");
+  if (type.family != ProofFamily::post)
+    return make_input_error(what + ": " + std::string(type.name) + " is not a PoSt type");
   auto shape = shape_for(type);
   if (!shape) return shape.error();
   const bool winning = type.kind == ProofKind::winning_post;
-  const size_t challenges = winning ? shape->winning_post_sectors * shape->winning_post_challenges
-                                    : shape->window_post_challenges;
-  if (auto st = field_element(proof.comm_r, "comm_r"); !st) return make_input_error(what + ": " + st.message());
+  const size_t challenges =
+      winning ? shape->winning_post_sectors * shape->winning_post_challenges : shape->window_post_challenges;
+  if (auto st = field_element(proof.comm_r, "comm_r"); !st)
+    return make_input_error(what + ": " + st.message());
   if (proof.sectors.size() != 1)
-    return at(what, "vanilla_proof.sectors", "expected 1 sector, got " + std::to_string(proof.sectors.size()));
+    return at(what, "vanilla_proof.sectors",
+              "expected 1 sector, got " + std::to_string(proof.sectors.size()));
   const PostSectorProof& sp = proof.sectors[0];
   const std::string p = "vanilla_proof.sectors[0]";
   if (sp.inclusion_proofs.size() != challenges)
-    return at(what, p + ".inclusion_proofs", "expected " + std::to_string(challenges) + " (one per challenge), got " +
-                                                 std::to_string(sp.inclusion_proofs.size()));
+    return at(what, p + ".inclusion_proofs",
+              "expected " + std::to_string(challenges) + " (one per challenge), got " +
+                  std::to_string(sp.inclusion_proofs.size()));
   for (size_t i = 0; i < sp.inclusion_proofs.size(); ++i)
     if (auto st = check_tree_r_proof(sp.inclusion_proofs[i], *shape, p + ".inclusion_proofs" + idx(i)); !st)
       return make_input_error(what + ": " + st.message());
@@ -202,14 +213,18 @@ Status check_update_vanilla_proof(const UpdatePartitionProof& proof, const Regis
   auto shape = shape_for(type);
   if (!shape) return shape.error();
   const SectorShape& s = *shape;
-  if (auto st = field_element(proof.comm_c, "comm_c"); !st) return make_input_error(what + ": " + st.message());
+  if (auto st = field_element(proof.comm_c, "comm_c"); !st)
+    return make_input_error(what + ": " + st.message());
   if (proof.apex_leafs.size() != s.update_apex_leaves)
-    return at(what, "apex_leafs", "expected " + std::to_string(s.update_apex_leaves) + ", got " +
-                                      std::to_string(proof.apex_leafs.size()));
-  if (auto st = field_elements(proof.apex_leafs, "apex_leafs"); !st) return make_input_error(what + ": " + st.message());
+    return at(what, "apex_leafs",
+              "expected " + std::to_string(s.update_apex_leaves) + ", got " +
+                  std::to_string(proof.apex_leafs.size()));
+  if (auto st = field_elements(proof.apex_leafs, "apex_leafs"); !st)
+    return make_input_error(what + ": " + st.message());
   if (proof.challenge_proofs.size() != s.update_challenges)
-    return at(what, "challenge_proofs", "expected " + std::to_string(s.update_challenges) + ", got " +
-                                            std::to_string(proof.challenge_proofs.size()));
+    return at(what, "challenge_proofs",
+              "expected " + std::to_string(s.update_challenges) + ", got " +
+                  std::to_string(proof.challenge_proofs.size()));
   for (size_t i = 0; i < proof.challenge_proofs.size(); ++i) {
     const UpdateChallengeProof& c = proof.challenge_proofs[i];
     const std::string p = "challenge_proofs" + idx(i);

@@ -12,7 +12,8 @@ namespace {
 
 Result<SectorShape> shape_of(uint64_t sector_size) {
   auto s = sector_shape(sector_size);
-  if (!s) return make_input_error("no Filecoin circuit has sector size " + std::to_string(sector_size) + " bytes");
+  if (!s)
+    return make_input_error("no Filecoin circuit has sector size " + std::to_string(sector_size) + " bytes");
   return *s;
 }
 
@@ -91,7 +92,8 @@ Result<std::string> circuit_identifier(CircuitKind kind, uint64_t sector_size) {
       // storage-proofs-porep: vanilla/params.rs, vanilla/graph.rs; storage-proofs-core: drgraph.rs.
       return "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 "
              "base_graph: drgraph::BucketGraph{size: " +
-             std::to_string(s.nodes) + "; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges { layers: " +
+             std::to_string(s.nodes) +
+             "; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges { layers: " +
              std::to_string(s.layers) + ", max_count: " + std::to_string(s.porep_challenges) +
              " }, tree: " + tree_display(s) + " }";
     case CircuitKind::winning_post:
@@ -102,7 +104,8 @@ Result<std::string> circuit_identifier(CircuitKind kind, uint64_t sector_size) {
       const unsigned challenges = winning ? s.winning_post_challenges : s.window_post_challenges;
       const unsigned sectors = winning ? s.winning_post_sectors : s.window_post_sectors;
       return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(s.sector_size) +
-             ", challenge_count: " + std::to_string(challenges) + ", sector_count: " + std::to_string(sectors) + "}";
+             ", challenge_count: " + std::to_string(challenges) +
+             ", sector_count: " + std::to_string(sectors) + "}";
     }
     case CircuitKind::update:
     case CircuitKind::update_poseidon:

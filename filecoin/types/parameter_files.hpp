@@ -41,7 +41,8 @@ Result<std::string> circuit_cache_id(CircuitKind kind, uint64_t sector_size);
 // "v28-<cache id>.params" (or .vk, .meta).
 Result<std::string> parameter_file_name(CircuitKind kind, uint64_t sector_size,
                                         ParameterExt ext = ParameterExt::params);
-Result<std::string> parameter_file_name(const RegisteredProof& proof, ParameterExt ext = ParameterExt::params);
+Result<std::string> parameter_file_name(const RegisteredProof& proof,
+                                        ParameterExt ext = ParameterExt::params);
 
 // The directory holding the files: $FIL_PROOFS_PARAMETER_CACHE when set and not empty, else
 // /var/tmp/filecoin-proof-parameters/ (storage-proofs-core/src/settings.rs).

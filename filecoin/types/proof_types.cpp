@@ -11,8 +11,11 @@ struct SizeName {
   uint64_t bytes;
   const char* label;  // as it appears in variant names
 };
-constexpr SizeName kSizes[5] = {
-    {2 * kKiB, "2KiB"}, {8 * kMiB, "8MiB"}, {512 * kMiB, "512MiB"}, {32 * kGiB, "32GiB"}, {64 * kGiB, "64GiB"}};
+constexpr SizeName kSizes[5] = {{2 * kKiB, "2KiB"},
+                                {8 * kMiB, "8MiB"},
+                                {512 * kMiB, "512MiB"},
+                                {32 * kGiB, "32GiB"},
+                                {64 * kGiB, "64GiB"}};
 
 // Names are built once and kept for the life of the program, so RegisteredProof can hold views.
 struct Table {
@@ -39,17 +42,19 @@ const Table& table() {
       ApiVersion version;
       bool synthetic, ni;
     };
-    const SealGen gens[4] = {{"V1", nullptr, ApiVersion::v1_0_0, false, false},
-                             {"V1_1", nullptr, ApiVersion::v1_1_0, false, false},
-                             {"V1_1_Feat_SyntheticPoRep", nullptr, ApiVersion::v1_2_0, true, false},
-                             {"V1_2_Feat_NonInteractivePoRep", "V1_2_Feat_NiPoRep", ApiVersion::v1_2_0, false, true}};
+    const SealGen gens[4] = {
+        {"V1", nullptr, ApiVersion::v1_0_0, false, false},
+        {"V1_1", nullptr, ApiVersion::v1_1_0, false, false},
+        {"V1_1_Feat_SyntheticPoRep", nullptr, ApiVersion::v1_2_0, true, false},
+        {"V1_2_Feat_NonInteractivePoRep", "V1_2_Feat_NiPoRep", ApiVersion::v1_2_0, false, true}};
     for (unsigned g = 0; g < 4; ++g)
       for (unsigned i = 0; i < 5; ++i) {
         RegisteredProof p;
         p.family = ProofFamily::seal;
         p.id = g * 5 + i;
         p.name = t.keep(std::string("StackedDrg") + kSizes[i].label + gens[g].suffix);
-        if (gens[g].go_suffix) p.go_name = t.keep(std::string("StackedDrg") + kSizes[i].label + gens[g].go_suffix);
+        if (gens[g].go_suffix)
+          p.go_name = t.keep(std::string("StackedDrg") + kSizes[i].label + gens[g].go_suffix);
         p.kind = ProofKind::seal;
         p.sector_size = kSizes[i].bytes;
         p.api_version = gens[g].version;
