@@ -243,6 +243,11 @@ Status read_registered_proof(SealCommitPhase1Output& c1, const Scalar& v) {
     return make_input_error("expected a seal proof name, got " + v.describe());
   auto p = registered_proof(ProofFamily::seal, v.text);
   if (!p) return p.error();
+  // serde knows only the Rust variant names, not Go's spellings.
+  if (p->name != v.text)
+    return make_input_error("\"" + std::string(v.text) +
+                            "\" is Go's name; the JSON holds the Rust variant \"" + std::string(p->name) +
+                            "\"");
   c1.registered_proof = std::string(p->name);
   return {};
 }

@@ -74,6 +74,9 @@ TEST(C1Json, EveryFieldsErrorNamesItsPath) {
        "C1 JSON: registered_proof: expected a seal proof name, got 5"},
       {"registered_proof name", [](ojson& j) { j["registered_proof"] = "StackedDrgWindow2KiBV1"; },
        "C1 JSON: registered_proof: unknown registered seal proof \"StackedDrgWindow2KiBV1\""},
+      {"Go name", [](ojson& j) { j["registered_proof"] = "StackedDrg2KiBV1_2_Feat_NiPoRep"; },
+       "C1 JSON: registered_proof: \"StackedDrg2KiBV1_2_Feat_NiPoRep\" is Go's name; the JSON holds the Rust "
+       "variant \"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep\""},
       {"shape key",
        [](ojson& j) {
          j["vanilla_proofs"] = ojson::object({{"StackedDrg4KiBV1", ojson::array()}});
