@@ -4,11 +4,16 @@ namespace cuzk::r1cs {
 
 namespace {
 
+// Constants in Montgomery form, made once: a conversion costs a field multiplication, and these
+// sit on the hot path of SHA-256.
+const Fr kTwo = Fr::one().dbl();
+const Fr kMinusOne = -Fr::one();
+
 Fr bit_value(bool b) { return b ? Fr::one() : Fr::zero(); }
 
 LinearCombination one_minus(Variable v) {
   LinearCombination lc(Variable::one());
-  lc.add(v, -Fr::one());
+  lc.add(v, kMinusOne);
   return lc;
 }
 
@@ -27,8 +32,8 @@ AllocatedBit AllocatedBit::xor_of(ConstraintSystem& cs, const AllocatedBit& a, c
   const bool value = a.value_ != b.value_;
   const Variable c = cs.alloc(bit_value(value));
   LinearCombination rhs(a.var_);
-  rhs.add(b.var_, Fr::one()).add(c, -Fr::one());
-  cs.enforce(LinearCombination(a.var_, Fr::from_u64(2)), b.var_, rhs);
+  rhs.add(b.var_, Fr::one()).add(c, kMinusOne);
+  cs.enforce(LinearCombination(a.var_, kTwo), b.var_, rhs);
   return AllocatedBit(c, value);
 }
 
@@ -154,11 +159,11 @@ Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, con
   // (2·bc - b - c)·(a) = (bc - maj).
   const Variable maj = cs.alloc(bit_value(value));
   const Boolean bc = and_bits(cs, b, c);
-  LinearCombination lhs = bc.lc(Fr::from_u64(2));
+  LinearCombination lhs = bc.lc(kTwo);
   lhs.sub(b.lc());
   lhs.sub(c.lc());
   LinearCombination rhs = bc.lc();
-  rhs.add(maj, -Fr::one());
+  rhs.add(maj, kMinusOne);
   cs.enforce(lhs, a.lc(), rhs);
   return AllocatedBit::from_constrained(maj, value);
 }

@@ -10,13 +10,26 @@ namespace {
 
 constexpr unsigned kCapacity = Fr::BITS - 1;  // 254
 
-// The terms merged per variable, as one linear combination: sorted first, so that every add
-// appends or merges with the last term.
-LinearCombination merged(std::vector<Term>& terms) {
-  std::sort(terms.begin(), terms.end(),
-            [](const Term& x, const Term& y) { return x.var.key() < y.var.key(); });
+// The terms merged per variable, as one linear combination. They are put in variable order first,
+// so that every add appends or merges with the last term: sorting 64-bit (variable key, position)
+// words is several times faster than sorting the 40-byte terms.
+LinearCombination merged(const std::vector<Term>& terms, std::vector<uint64_t>& order) {
+  constexpr unsigned kPosBits = 24;
   LinearCombination lc;
-  for (const Term& t : terms) lc.add(t.var, t.coeff);
+  if (terms.size() >= (size_t(1) << kPosBits)) {  // far beyond any row of 254 bits
+    std::vector<Term> copy = terms;
+    std::sort(copy.begin(), copy.end(),
+              [](const Term& x, const Term& y) { return x.var.key() < y.var.key(); });
+    for (const Term& t : copy) lc.add(t.var, t.coeff);
+    return lc;
+  }
+  order.clear();
+  for (size_t i = 0; i < terms.size(); ++i) order.push_back(terms[i].var.key() << kPosBits | i);
+  std::sort(order.begin(), order.end());
+  for (uint64_t o : order) {
+    const Term& t = terms[o & ((uint64_t(1) << kPosBits) - 1)];
+    lc.add(t.var, t.coeff);
+  }
   return lc;
 }
 
@@ -52,8 +65,8 @@ void MultiEq::enforce_equal(unsigned num_bits, const LinearCombination& lhs, con
 
 void MultiEq::flush() {
   if (bits_used_ == 0) return;
-  const LinearCombination lhs = merged(lhs_);
-  const LinearCombination rhs = merged(rhs_);
+  const LinearCombination lhs = merged(lhs_, order_);
+  const LinearCombination rhs = merged(rhs_, order_);
   cs_.enforce(lhs, Variable::one(), rhs);
   lhs_.clear();
   rhs_.clear();

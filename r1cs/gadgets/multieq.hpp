@@ -42,6 +42,7 @@ class MultiEq {
   ConstraintSystem& cs_;
   unsigned bits_used_ = 0;
   std::vector<Term> lhs_, rhs_;
+  std::vector<uint64_t> order_;  // scratch of flush()
 };
 
 }  // namespace cuzk::r1cs
