@@ -156,17 +156,20 @@ std::array<UInt32, 8> sha256_compression_circuit(ConstraintSystem& cs, std::span
     a = MaybeDeferred(temp1, temp2);
   }
 
+  // h0 … h7 in this order; the deferred sums take the old state word as their last operand.
+  auto plus_state = [&](size_t k, const UInt32& word) {
+    const UInt32 ops[] = {state[k], word};
+    return UInt32::addmany(eq, ops);
+  };
   std::array<UInt32, 8> out;
   out[0] = a.compute(eq, std::span<const UInt32>(&state[0], 1));
-  const UInt32* rest[] = {nullptr, &b, &c, &d, nullptr, &f, &g, &h};
-  for (size_t k = 1; k < 8; ++k) {
-    if (k == 4) {
-      out[4] = e.compute(eq, std::span<const UInt32>(&state[4], 1));
-      continue;
-    }
-    const UInt32 ops[] = {state[k], *rest[k]};
-    out[k] = UInt32::addmany(eq, ops);
-  }
+  out[1] = plus_state(1, b);
+  out[2] = plus_state(2, c);
+  out[3] = plus_state(3, d);
+  out[4] = e.compute(eq, std::span<const UInt32>(&state[4], 1));
+  out[5] = plus_state(5, f);
+  out[6] = plus_state(6, g);
+  out[7] = plus_state(7, h);
   eq.flush();
   return out;
 }
