@@ -14,9 +14,15 @@ Fr eval_tracked(const LinearCombination& lc, DensityBitmap* input_density, Densi
   for (const Term& t : lc.terms()) {
     if (t.coeff.is_zero()) continue;
     const uint32_t i = t.var.index;
-    Fr v = t.var.is_input() ? inputs[i] : aux[i];
-    if (!t.coeff.is_one()) v *= t.coeff;
-    acc += v;
+    const Fr& v = t.var.is_input() ? inputs[i] : aux[i];
+    // Most variables of real circuits are bits: skip the product for 0 and 1.
+    if (t.coeff.is_one()) {
+      acc += v;
+    } else if (v.is_one()) {
+      acc += t.coeff;
+    } else if (!v.is_zero()) {
+      acc += v * t.coeff;
+    }
     DensityBitmap* d = t.var.is_input() ? input_density : aux_density;
     if (d != nullptr) d->set(i);
   }

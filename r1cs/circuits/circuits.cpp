@@ -4,14 +4,11 @@
 #include "r1cs/circuits/merkle_inclusion.hpp"
 #include "r1cs/circuits/sha256_preimage.hpp"
 #include "r1cs/gadgets/merkle.hpp"
+#include "r1cs/gadgets/multipack.hpp"
 #include "r1cs/gadgets/sha256.hpp"
 #include "r1cs/proving_assignment.hpp"
 
 namespace cuzk::r1cs {
-
-namespace {
-constexpr size_t kPackBits = Fr::BITS - 1;  // 254: packing stays injective below r
-}
 
 Result<Assignment> synthesize_for_proving(const Circuit& circuit) {
   ProvingAssignment pa;
@@ -23,27 +20,14 @@ Status Sha256Preimage::synthesize(ConstraintSystem& cs) const {
   std::vector<Boolean> bits;
   bits.reserve(message_.size() * 8);
   for (bool b : bytes_to_bits(message_)) bits.push_back(Boolean::alloc(cs, b));
-  const std::vector<Boolean> digest = sha256_circuit(cs, bits);
-  for (size_t off = 0; off < digest.size(); off += kPackBits) {
-    const size_t n = std::min(kPackBits, digest.size() - off);
-    (void)inputize(cs, pack_bits_le(std::span<const Boolean>(digest).subspan(off, n)));
-  }
+  (void)pack_into_inputs(cs, sha256_circuit(cs, bits));
   return Status::Ok();
 }
 
 std::vector<Fr> Sha256Preimage::public_inputs(const std::array<uint8_t, 32>& digest) {
-  std::vector<Fr> out;
-  Fr acc = Fr::zero();
-  size_t k = 0;
-  for (size_t i = 0; i < 256; ++i) {
-    if ((digest[i / 8] >> (7 - i % 8)) & 1) acc += power_of_two(unsigned(k));
-    if (++k == kPackBits || i == 255) {
-      out.push_back(acc);
-      acc = Fr::zero();
-      k = 0;
-    }
-  }
-  return out;
+  bool bits[256];
+  for (size_t i = 0; i < 256; ++i) bits[i] = (digest[i / 8] >> (7 - i % 8)) & 1;
+  return compute_multipacking(bits);
 }
 
 Status MerkleInclusion::synthesize(ConstraintSystem& cs) const {

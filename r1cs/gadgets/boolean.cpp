@@ -3,27 +3,37 @@
 namespace cuzk::r1cs {
 
 namespace {
+
+// Constants in Montgomery form, made once: a conversion costs a field multiplication, and these
+// sit on the hot path of SHA-256.
+const Fr kTwo = Fr::one().dbl();
+const Fr kMinusOne = -Fr::one();
+
 Fr bit_value(bool b) { return b ? Fr::one() : Fr::zero(); }
+
 LinearCombination one_minus(Variable v) {
   LinearCombination lc(Variable::one());
-  lc.add(v, -Fr::one());
+  lc.add(v, kMinusOne);
   return lc;
 }
+
+bool is_false(const Boolean& x) { return x.is_constant() && !x.value(); }
+bool is_true(const Boolean& x) { return x.is_constant() && x.value(); }
+
 }  // namespace
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, bool value) {
   const Variable v = cs.alloc(bit_value(value));
-  cs.enforce(one_minus(v), v, {});  // (1 - b)·b = 0
+  cs.enforce(one_minus(v), v, {});
   return AllocatedBit(v, value);
 }
 
 AllocatedBit AllocatedBit::xor_of(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool value = a.value_ != b.value_;
   const Variable c = cs.alloc(bit_value(value));
-  // (2a)·b = a + b - c: c = a + b - 2ab.
   LinearCombination rhs(a.var_);
-  rhs.add(b.var_, Fr::one()).add(c, -Fr::one());
-  cs.enforce(LinearCombination(a.var_, Fr::from_u64(2)), b.var_, rhs);
+  rhs.add(b.var_, Fr::one()).add(c, kMinusOne);
+  cs.enforce(LinearCombination(a.var_, kTwo), b.var_, rhs);
   return AllocatedBit(c, value);
 }
 
@@ -48,6 +58,16 @@ AllocatedBit AllocatedBit::nor_of(ConstraintSystem& cs, const AllocatedBit& a, c
   return AllocatedBit(c, value);
 }
 
+std::vector<AllocatedBit> field_into_allocated_bits_le(ConstraintSystem& cs, const Fr& value) {
+  uint64_t v[Fr::N];
+  value.to_canonical(v);
+  std::vector<AllocatedBit> bits;
+  bits.reserve(Fr::BITS);
+  for (unsigned i = 0; i < Fr::BITS; ++i)
+    bits.push_back(AllocatedBit::alloc(cs, (v[i / 64] >> (i % 64)) & 1));
+  return bits;
+}
+
 Boolean Boolean::operator!() const {
   switch (kind_) {
     case Kind::constant:
@@ -61,77 +81,109 @@ Boolean Boolean::operator!() const {
 }
 
 LinearCombination Boolean::lc(const Fr& coeff) const {
+  LinearCombination out;
+  add_to(out, coeff, -coeff);
+  return out;
+}
+
+void Boolean::add_to(LinearCombination& lc, const Fr& coeff, const Fr& neg_coeff) const {
   switch (kind_) {
     case Kind::constant:
-      return value_ ? LinearCombination::constant(coeff) : LinearCombination{};
+      if (value_) lc.add(Variable::one(), coeff);
+      return;
     case Kind::is:
-      return LinearCombination(var_, coeff);
+      lc.add(var_, coeff);
+      return;
     case Kind::negated:
-      break;
+      lc.add(Variable::one(), coeff);
+      lc.add(var_, neg_coeff);
+      return;
   }
-  LinearCombination lc(Variable::one(), coeff);
-  return lc.add(var_, -coeff);
 }
 
 Boolean xor_bits(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
-  if (a.is_constant()) return a.value() ? !b : b;
-  if (b.is_constant()) return b.value() ? !a : a;
-  // ¬x ⊕ y = ¬(x ⊕ y) and ¬x ⊕ ¬y = x ⊕ y: one constraint on the underlying bits in every case.
-  const Boolean r = AllocatedBit::xor_of(cs, a.bit(), b.bit());
-  const bool flip = (a.kind_ == Boolean::Kind::negated) != (b.kind_ == Boolean::Kind::negated);
-  return flip ? !r : r;
+  if (is_false(a)) return b;
+  if (is_false(b)) return a;
+  if (is_true(a)) return !b;
+  if (is_true(b)) return !a;
+  using K = Boolean::Kind;
+  if (a.kind() == b.kind()) return AllocatedBit::xor_of(cs, a.bit(), b.bit());
+  // Is ⊕ Not = ¬(Is ⊕ its bit), the Is operand first.
+  const Boolean& is = a.kind() == K::is ? a : b;
+  const Boolean& negated = a.kind() == K::is ? b : a;
+  return !Boolean(AllocatedBit::xor_of(cs, is.bit(), negated.bit()));
 }
 
 Boolean and_bits(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
-  if (a.is_constant()) return a.value() ? b : Boolean::constant(false);
-  if (b.is_constant()) return b.value() ? a : Boolean::constant(false);
-  const bool na = a.kind_ == Boolean::Kind::negated, nb = b.kind_ == Boolean::Kind::negated;
-  if (!na && !nb) return AllocatedBit::and_of(cs, a.bit(), b.bit());
-  if (!na && nb) return AllocatedBit::and_not_of(cs, a.bit(), b.bit());
-  if (na && !nb) return AllocatedBit::and_not_of(cs, b.bit(), a.bit());
-  return AllocatedBit::nor_of(cs, a.bit(), b.bit());
+  if (is_false(a) || is_false(b)) return Boolean::constant(false);
+  if (is_true(a)) return b;
+  if (is_true(b)) return a;
+  using K = Boolean::Kind;
+  if (a.kind() == K::is && b.kind() == K::is) return AllocatedBit::and_of(cs, a.bit(), b.bit());
+  if (a.kind() == K::negated && b.kind() == K::negated) return AllocatedBit::nor_of(cs, a.bit(), b.bit());
+  const Boolean& is = a.kind() == K::is ? a : b;
+  const Boolean& negated = a.kind() == K::is ? b : a;
+  return AllocatedBit::and_not_of(cs, is.bit(), negated.bit());
 }
 
 Boolean or_bits(ConstraintSystem& cs, const Boolean& a, const Boolean& b) { return !and_bits(cs, !a, !b); }
 
-Boolean ch_bits(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
-  if (a.is_constant()) return a.value() ? b : c;
-  if (b.is_constant() && c.is_constant()) {
-    if (b.value() == c.value()) return b;
-    return b.value() ? a : !a;
-  }
-  const bool value = a.value() ? b.value() : c.value();
-  // ch = c + a·(b - c), which is b or c, so ch is boolean without its own constraint.
+Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
+  const bool value = (a.value() && b.value()) != (!a.value() && c.value());
+  if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(value);
+  if (is_false(a)) return c;
+  if (is_false(b)) return and_bits(cs, !a, c);
+  if (is_false(c)) return and_bits(cs, a, b);
+  if (is_true(c)) return !and_bits(cs, a, !b);
+  if (is_true(b)) return !and_bits(cs, !a, !c);
+  // Also a = true: alloc ch; (b - c)·(a) = (ch - c). ch is b or c, so boolean without its own row.
   const Variable ch = cs.alloc(bit_value(value));
+  LinearCombination lhs = b.lc();
+  lhs.sub(c.lc());
   LinearCombination rhs(ch);
   rhs.sub(c.lc());
-  cs.enforce(a.lc(), b.lc() - c.lc(), rhs);
+  cs.enforce(lhs, a.lc(), rhs);
   return AllocatedBit::from_constrained(ch, value);
 }
 
-Boolean maj_bits(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
-  // A constant decides the majority between the other two: 1 → or, 0 → and.
-  if (a.is_constant()) return a.value() ? or_bits(cs, b, c) : and_bits(cs, b, c);
-  if (b.is_constant()) return maj_bits(cs, b, a, c);
-  if (c.is_constant()) return maj_bits(cs, c, a, b);
-  const Boolean bc = and_bits(cs, b, c);
-  const bool value = (a.value() + b.value() + c.value()) >= 2;
-  // maj = bc + a·(b + c - 2bc): b ⊕ c decides when a counts.
+Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
+  const bool value = (int(a.value()) + int(b.value()) + int(c.value())) >= 2;
+  if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(value);
+  if (is_false(a)) return and_bits(cs, b, c);
+  if (is_false(b)) return and_bits(cs, a, c);
+  if (is_false(c)) return and_bits(cs, a, b);
+  if (is_true(c)) return !and_bits(cs, !a, !b);
+  if (is_true(b)) return !and_bits(cs, !a, !c);
+  if (is_true(a)) return !and_bits(cs, !b, !c);
+  // alloc maj first, then bc = b ∧ c (its own variable and row), then
+  // (2·bc - b - c)·(a) = (bc - maj).
   const Variable maj = cs.alloc(bit_value(value));
-  LinearCombination rhs(maj);
-  rhs.sub(bc.lc());
-  LinearCombination rhs_b = b.lc() + c.lc();
-  rhs_b.sub(bc.lc(Fr::from_u64(2)));
-  cs.enforce(a.lc(), rhs_b, rhs);
+  const Boolean bc = and_bits(cs, b, c);
+  LinearCombination lhs = bc.lc(kTwo);
+  lhs.sub(b.lc());
+  lhs.sub(c.lc());
+  LinearCombination rhs = bc.lc();
+  rhs.add(maj, kMinusOne);
+  cs.enforce(lhs, a.lc(), rhs);
   return AllocatedBit::from_constrained(maj, value);
 }
 
 void enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if (a.is_constant() && b.is_constant()) {
-    if (a.value() != b.value()) cs.enforce(Variable::one(), Variable::one(), {});
+    if (a.value() != b.value()) cs.enforce({}, {}, Variable::one());
     return;
   }
-  cs.enforce(a.lc() - b.lc(), Variable::one(), {});
+  LinearCombination c;
+  if (is_true(a) || is_true(b)) {
+    c.add(Variable::one(), Fr::one());
+    c.sub((is_true(a) ? b : a).lc());
+  } else if (is_false(a) || is_false(b)) {
+    c = (is_false(a) ? b : a).lc();
+  } else {
+    c = a.lc();
+    c.sub(b.lc());
+  }
+  cs.enforce({}, {}, c);
 }
 
 }  // namespace cuzk::r1cs

@@ -4,15 +4,26 @@
 
 namespace cuzk::r1cs {
 
-const Fr& power_of_two(unsigned i) {
-  static const std::array<Fr, 256> table = [] {
-    std::array<Fr, 256> t{};
-    t[0] = Fr::one();
-    for (size_t k = 1; k < t.size(); ++k) t[k] = t[k - 1].dbl();
-    return t;
-  }();
-  return table[i];
+namespace {
+
+struct PowerTables {
+  std::array<Fr, 256> pos, neg;
+  PowerTables() {
+    pos[0] = Fr::one();
+    for (size_t k = 1; k < pos.size(); ++k) pos[k] = pos[k - 1].dbl();
+    for (size_t k = 0; k < pos.size(); ++k) neg[k] = -pos[k];
+  }
+};
+
+const PowerTables& powers() {
+  static const PowerTables tables;
+  return tables;
 }
+
+}  // namespace
+
+const Fr& power_of_two(unsigned i) { return powers().pos[i]; }
+const Fr& neg_power_of_two(unsigned i) { return powers().neg[i]; }
 
 bool canonical_bit(const Fr& x, unsigned i) {
   uint64_t v[Fr::N];
@@ -20,23 +31,30 @@ bool canonical_bit(const Fr& x, unsigned i) {
   return (v[i / 64] >> (i % 64)) & 1;
 }
 
-Num mul(ConstraintSystem& cs, const Num& a, const Num& b) {
+AllocatedNum mul(ConstraintSystem& cs, const Num& a, const Num& b) {
   const Fr value = a.value * b.value;
   const Variable p = cs.alloc(value);
   cs.enforce(a.lc, b.lc, p);
   return {p, value};
 }
 
-Num materialize(ConstraintSystem& cs, const Num& x) {
+AllocatedNum square(ConstraintSystem& cs, const Num& a) {
+  const Fr value = a.value.sqr();
+  const Variable s = cs.alloc(value);
+  cs.enforce(a.lc, a.lc, s);
+  return {s, value};
+}
+
+AllocatedNum materialize(ConstraintSystem& cs, const Num& x) {
   const Variable v = cs.alloc(x.value);
   cs.enforce(x.lc, Variable::one(), v);
   return {v, x.value};
 }
 
 Variable inputize(ConstraintSystem& cs, const Num& x) {
-  const Variable v = cs.alloc_input(x.value);
-  cs.enforce(x.lc, Variable::one(), v);
-  return v;
+  const Variable p = cs.alloc_input(x.value);
+  cs.enforce(p, Variable::one(), x.lc);
+  return p;
 }
 
 void enforce_equal(ConstraintSystem& cs, const Num& a, const Num& b) {
@@ -46,35 +64,23 @@ void enforce_equal(ConstraintSystem& cs, const Num& a, const Num& b) {
 Num pack_bits_le(std::span<const Boolean> bits) {
   Num n;
   for (size_t i = 0; i < bits.size(); ++i) {
-    n.lc.add(bits[i].lc(power_of_two(unsigned(i))));
+    bits[i].add_to(n.lc, power_of_two(unsigned(i)), neg_power_of_two(unsigned(i)));
     if (bits[i].value()) n.value += power_of_two(unsigned(i));
   }
   return n;
 }
 
-std::vector<Boolean> to_bits_le_strict(ConstraintSystem& cs, const Num& x) {
-  constexpr unsigned kBits = Fr::BITS;  // 255
-  uint64_t v[Fr::N];
-  x.value.to_canonical(v);
+std::vector<Boolean> to_bits_le(ConstraintSystem& cs, const Num& x) {
+  const std::vector<AllocatedBit> allocated = field_into_allocated_bits_le(cs, x.value);
+  LinearCombination c;
   std::vector<Boolean> bits;
-  bits.reserve(kBits);
-  for (unsigned i = 0; i < kBits; ++i) bits.push_back(Boolean::alloc(cs, (v[i / 64] >> (i % 64)) & 1));
-  cs.enforce(pack_bits_le(bits).lc, Variable::one(), x.lc);
-
-  // The bits, read as an integer, must be ≤ r - 1. Walk from the top keeping `equal`, "the bits so
-  // far equal those of r - 1": where r - 1 has a 1, equal &= bit; where it has a 0, a set bit
-  // while still equal would exceed r - 1, so enforce equal·bit = 0.
-  uint64_t m[Fr::N];
-  for (size_t i = 0; i < Fr::N; ++i) m[i] = Fr::params::mod(i);
-  m[0] -= 1;  // r is odd
-  Boolean equal = Boolean::constant(true);
-  for (unsigned i = kBits; i-- > 0;) {
-    if ((m[i / 64] >> (i % 64)) & 1) {
-      equal = and_bits(cs, equal, bits[i]);
-    } else {
-      cs.enforce(equal.lc(), bits[i].lc(), {});
-    }
+  bits.reserve(allocated.size());
+  for (size_t i = 0; i < allocated.size(); ++i) {
+    c.add(allocated[i].variable(), power_of_two(unsigned(i)));
+    bits.emplace_back(allocated[i]);
   }
+  c.sub(x.lc);
+  cs.enforce({}, {}, c);
   return bits;
 }
 

@@ -1,5 +1,6 @@
 #include "r1cs/gadgets/sha256.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace cuzk::r1cs {
@@ -25,10 +26,6 @@ std::vector<Bit> pad(std::span<const Bit> message, Bit zero, Bit one) {
   while (out.size() % 512 != 448) out.push_back(zero);
   for (int i = 63; i >= 0; --i) out.push_back(((len >> i) & 1) ? one : zero);
   return out;
-}
-
-UInt32 xor3(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
-  return xor_words(cs, xor_words(cs, a, b), c);
 }
 
 }  // namespace
@@ -84,56 +81,108 @@ std::array<uint8_t, 32> sha256(std::span<const uint8_t> message) {
   return out;
 }
 
-std::array<UInt32, 8> sha256_compress_circuit(ConstraintSystem& cs, const std::array<UInt32, 8>& state,
-                                              std::span<const Boolean> block_bits) {
-  std::vector<UInt32> w;
-  w.reserve(64);
-  for (size_t i = 0; i < 16; ++i) w.push_back(UInt32::from_bits_be(block_bits.subspan(32 * i, 32)));
-  for (size_t i = 16; i < 64; ++i) {
-    const UInt32 s0 = xor3(cs, w[i - 15].rotr(7), w[i - 15].rotr(18), w[i - 15].shr(3));
-    const UInt32 s1 = xor3(cs, w[i - 2].rotr(17), w[i - 2].rotr(19), w[i - 2].shr(10));
-    const UInt32 ops[] = {w[i - 16], s0, w[i - 7], s1};
-    w.push_back(add_words(cs, ops));
+std::array<UInt32, 8> sha256_iv_circuit() {
+  std::array<UInt32, 8> iv;
+  for (size_t i = 0; i < 8; ++i) iv[i] = UInt32::constant(kSha256Iv[i]);
+  return iv;
+}
+
+namespace {
+
+// x.rotr(r0) ⊕ x.rotr(r1), then ⊕ the third operand: the order of SHA-256's Σ and σ functions.
+UInt32 xor3(ConstraintSystem& cs, const UInt32& x0, const UInt32& x1, const UInt32& x2) {
+  return x0.xor_with(cs, x1).xor_with(cs, x2);
+}
+
+// A word that is either known or the operands of a sum not yet computed (bellperson's Maybe).
+class MaybeDeferred {
+ public:
+  explicit MaybeDeferred(const UInt32& concrete) : concrete_(concrete) {}
+  MaybeDeferred(std::span<const UInt32> a, std::span<const UInt32> b) : count_(a.size() + b.size()) {
+    std::copy(a.begin(), a.end(), ops_.begin());
+    std::copy(b.begin(), b.end(), ops_.begin() + ptrdiff_t(a.size()));
   }
-  UInt32 a = state[0], b = state[1], c = state[2], d = state[3];
-  UInt32 e = state[4], f = state[5], g = state[6], h = state[7];
+  // The word: the concrete value, or the sum of the deferred operands followed by `more`.
+  UInt32 compute(MultiEq& eq, std::span<const UInt32> more = {}) const {
+    if (count_ == 0) return concrete_;
+    std::array<UInt32, 10> ops;
+    std::copy(ops_.begin(), ops_.begin() + ptrdiff_t(count_), ops.begin());
+    std::copy(more.begin(), more.end(), ops.begin() + ptrdiff_t(count_));
+    return UInt32::addmany(eq, std::span<const UInt32>(ops.data(), count_ + more.size()));
+  }
+
+ private:
+  UInt32 concrete_;
+  std::array<UInt32, 7> ops_;
+  size_t count_ = 0;
+};
+
+}  // namespace
+
+std::array<UInt32, 8> sha256_compression_circuit(ConstraintSystem& cs, std::span<const Boolean, 512> block,
+                                                 const std::array<UInt32, 8>& state) {
+  MultiEq eq(cs);
+  std::array<UInt32, 64> w;
+  for (size_t i = 0; i < 16; ++i) w[i] = UInt32::from_bits_be(block.subspan(32 * i).first<32>());
+  for (size_t i = 16; i < 64; ++i) {
+    const UInt32& x15 = w[i - 15];
+    const UInt32 s0 = xor3(cs, x15.rotr(7), x15.rotr(18), x15.shr(3));
+    const UInt32& x2 = w[i - 2];
+    const UInt32 s1 = xor3(cs, x2.rotr(17), x2.rotr(19), x2.shr(10));
+    const UInt32 ops[] = {w[i - 16], s0, w[i - 7], s1};
+    w[i] = UInt32::addmany(eq, ops);
+  }
+
+  MaybeDeferred a(state[0]), e(state[4]);
+  UInt32 b = state[1], c = state[2], d = state[3];
+  UInt32 f = state[5], g = state[6], h = state[7];
   for (size_t i = 0; i < 64; ++i) {
-    const UInt32 s1 = xor3(cs, e.rotr(6), e.rotr(11), e.rotr(25));
-    const UInt32 ch = ch_words(cs, e, f, g);
-    const UInt32 k = UInt32::constant(kRoundConstants[i]);
-    const UInt32 s0 = xor3(cs, a.rotr(2), a.rotr(13), a.rotr(22));
-    const UInt32 maj = maj_words(cs, a, b, c);
-    // t1 = h + S1 + ch + k + w is never needed on its own: e and a each absorb it in one addition.
-    const UInt32 new_e[] = {d, h, s1, ch, k, w[i]};
-    const UInt32 new_a[] = {h, s1, ch, k, w[i], s0, maj};
+    const UInt32 new_e = e.compute(eq);
+    const UInt32 s1 = xor3(cs, new_e.rotr(6), new_e.rotr(11), new_e.rotr(25));
+    const UInt32 ch = UInt32::sha256_ch(cs, new_e, f, g);
+    const UInt32 temp1[] = {h, s1, ch, UInt32::constant(kRoundConstants[i]), w[i]};
+    const UInt32 new_a = a.compute(eq);
+    const UInt32 s0 = xor3(cs, new_a.rotr(2), new_a.rotr(13), new_a.rotr(22));
+    const UInt32 maj = UInt32::sha256_maj(cs, new_a, b, c);
+    const UInt32 temp2[] = {s0, maj};
+
     h = g;
     g = f;
-    f = e;
-    e = add_words(cs, new_e);
+    f = new_e;
+    e = MaybeDeferred(temp1, std::span<const UInt32>(&d, 1));
     d = c;
     c = b;
-    b = a;
-    a = add_words(cs, new_a);
+    b = new_a;
+    a = MaybeDeferred(temp1, temp2);
   }
-  const UInt32 out_words[8] = {a, b, c, d, e, f, g, h};
+
+  // h0 … h7 in this order; the deferred sums take the old state word as their last operand.
+  auto plus_state = [&](size_t k, const UInt32& word) {
+    const UInt32 ops[] = {state[k], word};
+    return UInt32::addmany(eq, ops);
+  };
   std::array<UInt32, 8> out;
-  for (size_t i = 0; i < 8; ++i) {
-    const UInt32 ops[] = {state[i], out_words[i]};
-    out[i] = add_words(cs, ops);
-  }
+  out[0] = a.compute(eq, std::span<const UInt32>(&state[0], 1));
+  out[1] = plus_state(1, b);
+  out[2] = plus_state(2, c);
+  out[3] = plus_state(3, d);
+  out[4] = e.compute(eq, std::span<const UInt32>(&state[4], 1));
+  out[5] = plus_state(5, f);
+  out[6] = plus_state(6, g);
+  out[7] = plus_state(7, h);
+  eq.flush();
   return out;
 }
 
 std::vector<Boolean> sha256_circuit(ConstraintSystem& cs, std::span<const Boolean> message_bits) {
   const std::vector<Boolean> padded = pad(message_bits, Boolean::constant(false), Boolean::constant(true));
-  std::array<UInt32, 8> state;
-  for (size_t i = 0; i < 8; ++i) state[i] = UInt32::constant(kSha256Iv[i]);
+  std::array<UInt32, 8> state = sha256_iv_circuit();
   for (size_t off = 0; off < padded.size(); off += 512)
-    state = sha256_compress_circuit(cs, state, std::span<const Boolean>(padded).subspan(off, 512));
+    state = sha256_compression_circuit(cs, std::span<const Boolean>(padded).subspan(off).first<512>(), state);
   std::vector<Boolean> digest;
   digest.reserve(256);
   for (const UInt32& word : state) {
-    const std::vector<Boolean> be = word.bits_be();
+    const std::array<Boolean, 32> be = word.bits_be();
     digest.insert(digest.end(), be.begin(), be.end());
   }
   return digest;

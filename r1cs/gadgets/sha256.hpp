@@ -20,11 +20,19 @@ inline constexpr Sha256State kSha256Iv = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0x
 void sha256_compress(Sha256State& state, const uint8_t block[64]);
 std::array<uint8_t, 32> sha256(std::span<const uint8_t> message);
 
-// The compression function in the circuit: 512 block bits in, the new 8 words out.
-std::array<UInt32, 8> sha256_compress_circuit(ConstraintSystem& cs, const std::array<UInt32, 8>& state,
-                                              std::span<const Boolean> block_bits);
-// SHA-256 of a message of any bit length (padding is constant bits, fixed by the length), returns
-// the 256 digest bits.
+// The circuit, as bellperson's sha256 gadget builds it (reference/filecoin-circuits.md §2.5).
+//
+// The IV as 8 constant words.
+std::array<UInt32, 8> sha256_iv_circuit();
+// One compression of 512 block bits (SHA-256 order) into `state`, inside its own MultiEq whose
+// pending row is emitted at the end: the message schedule, 64 rounds with a and e kept as
+// deferred sums until a round reads them, and the output words h0 … h7 added in that order.
+// Constants fold: a constant block under a constant state costs nothing.
+std::array<UInt32, 8> sha256_compression_circuit(ConstraintSystem& cs, std::span<const Boolean, 512> block,
+                                                 const std::array<UInt32, 8>& state);
+// SHA-256 of a message of any bit length: the padding is constant bits (a true, falses up to 448
+// mod 512, the 64-bit big-endian length), then one compression per block from the IV. Returns the
+// 256 digest bits, each word most significant bit first.
 std::vector<Boolean> sha256_circuit(ConstraintSystem& cs, std::span<const Boolean> message_bits);
 
 // Bytes to bits and back, most significant bit of each byte first.

@@ -20,7 +20,7 @@ UInt32 UInt32::alloc(ConstraintSystem& cs, uint32_t value) {
   return w;
 }
 
-UInt32 UInt32::from_bits_be(std::span<const Boolean> bits) {
+UInt32 UInt32::from_bits_be(std::span<const Boolean, 32> bits) {
   UInt32 w;
   for (unsigned i = 0; i < 32; ++i) {
     w.bits_[i] = bits[31 - i];
@@ -29,7 +29,11 @@ UInt32 UInt32::from_bits_be(std::span<const Boolean> bits) {
   return w;
 }
 
-std::vector<Boolean> UInt32::bits_be() const { return {bits_.rbegin(), bits_.rend()}; }
+std::array<Boolean, 32> UInt32::bits_be() const {
+  std::array<Boolean, 32> out;
+  for (unsigned i = 0; i < 32; ++i) out[i] = bits_[31 - i];
+  return out;
+}
 
 bool UInt32::is_constant() const {
   for (const Boolean& b : bits_)
@@ -46,57 +50,55 @@ UInt32 UInt32::rotr(unsigned by) const {
 }
 
 UInt32 UInt32::shr(unsigned by) const {
-  UInt32 w;  // all constant zeros
+  by %= 32;  // as bellperson
+  UInt32 w;  // constant false fill
   for (unsigned i = 0; i + by < 32; ++i) w.bits_[i] = bits_[i + by];
-  w.value_ = by >= 32 ? 0 : value_ >> by;
+  w.value_ = value_ >> by;
   return w;
 }
 
-UInt32 xor_words(ConstraintSystem& cs, const UInt32& a, const UInt32& b) {
+UInt32 UInt32::xor_with(ConstraintSystem& cs, const UInt32& other) const {
   UInt32 w;
-  for (unsigned i = 0; i < 32; ++i) w.bits_[i] = xor_bits(cs, a.bits_[i], b.bits_[i]);
-  w.value_ = a.value_ ^ b.value_;
+  for (unsigned i = 0; i < 32; ++i) w.bits_[i] = xor_bits(cs, bits_[i], other.bits_[i]);
+  w.value_ = value_ ^ other.value_;
   return w;
 }
 
-UInt32 ch_words(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+UInt32 UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   UInt32 w;
-  for (unsigned i = 0; i < 32; ++i) w.bits_[i] = ch_bits(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
+  for (unsigned i = 0; i < 32; ++i) w.bits_[i] = r1cs::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
   w.value_ = (a.value_ & b.value_) ^ (~a.value_ & c.value_);
   return w;
 }
 
-UInt32 maj_words(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+UInt32 UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   UInt32 w;
-  for (unsigned i = 0; i < 32; ++i) w.bits_[i] = maj_bits(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
+  for (unsigned i = 0; i < 32; ++i) w.bits_[i] = r1cs::sha256_maj(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
   w.value_ = (a.value_ & b.value_) ^ (a.value_ & c.value_) ^ (b.value_ & c.value_);
   return w;
 }
 
-UInt32 add_words(ConstraintSystem& cs, std::span<const UInt32> operands) {
-  uint64_t sum = 0, max_sum = 0;
+UInt32 UInt32::addmany(MultiEq& eq, std::span<const UInt32> operands) {
+  uint64_t sum = 0;
   bool all_constant = true;
   for (const UInt32& op : operands) {
     sum += op.value_;
-    max_sum += 0xffffffffull;
     all_constant = all_constant && op.is_constant();
   }
-  if (all_constant) return UInt32::constant(uint32_t(sum));
+  if (all_constant) return constant(uint32_t(sum));
 
-  // Σ operands (as field elements; no wrap, the sum stays far below r) = Σ 2^j r_j over enough
-  // result bits to hold the largest possible sum; the low 32 are the word.
-  LinearCombination lhs;
+  const unsigned width = unsigned(std::bit_width(uint64_t(operands.size()) * 0xffffffffull));
+  ConstraintSystem& cs = eq.cs();
+  std::array<Variable, 64> result;
+  for (unsigned j = 0; j < width; ++j) result[j] = AllocatedBit::alloc(cs, (sum >> j) & 1).variable();
+
+  const unsigned shift = eq.open(width);
   for (const UInt32& op : operands)
-    for (unsigned i = 0; i < 32; ++i) lhs.add(op.bits_[i].lc(power_of_two(i)));
-  const unsigned result_bits = unsigned(std::bit_width(max_sum));
-  LinearCombination rhs;
+    for (unsigned i = 0; i < 32; ++i) eq.add_lhs(op.bits_[i], shift + i);
+  for (unsigned j = 0; j < width; ++j) eq.add_rhs(result[j], power_of_two(shift + j));
+
   UInt32 w;
-  for (unsigned j = 0; j < result_bits; ++j) {
-    const AllocatedBit r = AllocatedBit::alloc(cs, (sum >> j) & 1);
-    rhs.add(r.variable(), power_of_two(j));
-    if (j < 32) w.bits_[j] = r;
-  }
-  cs.enforce(lhs, Variable::one(), rhs);
+  for (unsigned j = 0; j < 32; ++j) w.bits_[j] = AllocatedBit::from_constrained(result[j], (sum >> j) & 1);
   w.value_ = uint32_t(sum);
   return w;
 }
