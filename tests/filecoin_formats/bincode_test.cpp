@@ -9,7 +9,9 @@
 #include "filecoin/formats/base64.hpp"
 #include "filecoin/formats/vanilla_bincode.hpp"
 #include "filecoin/formats/vanilla_check.hpp"
+#include "filecoin/por/inclusion_path.hpp"
 #include "filecoin/types/domain.hpp"
+#include "filecoin/types/sector_shape.hpp"
 #include "r1cs/gadgets/poseidon.hpp"
 #include "r1cs/gadgets/sha256.hpp"
 #include "test_util.hpp"
@@ -23,20 +25,6 @@ Fr fr(const Domain& d) {
   auto x = domain_to_fr(d);
   EXPECT_TRUE(x.has_value());
   return x.value_or(Fr{});
-}
-
-// The root of an inclusion path: at each level the node goes in at `index` among the siblings.
-Domain merkle_root(const MerkleProof& p, const r1cs::PoseidonParams& arity8) {
-  Fr cur = fr(p.leaf);
-  for (const InclusionPath* levels : {&p.base, &p.sub, &p.top})
-    for (const PathElement& e : *levels) {
-      std::vector<Fr> nodes;
-      for (const Domain& h : e.hashes) nodes.push_back(fr(h));
-      nodes.insert(nodes.begin() + ptrdiff_t(e.index), cur);
-      EXPECT_EQ(nodes.size(), 8u);
-      cur = *r1cs::poseidon_hash(arity8, nodes);
-    }
-  return fr_to_domain(cur);
 }
 
 uint64_t leaf_index(const MerkleProof& p) {
@@ -104,17 +92,15 @@ TEST(PostVanillaProof, CurioGoldenIsConsistent) {
   const PostSectorProof& s = p->sectors[0];
 
   // comm_r = Poseidon2(comm_c, comm_r_last), MerkleTree tag.
-  auto arity2 = r1cs::PoseidonParams::neptune(2);
-  ASSERT_TRUE(arity2.ok());
   const Fr pair[2] = {fr(s.comm_c), fr(s.comm_r_last)};
-  EXPECT_EQ(fr_to_domain(*r1cs::poseidon_hash(*arity2, pair)), p->comm_r);
+  EXPECT_EQ(fr_to_domain(r1cs::poseidon_merkle_node(r1cs::poseidon_constants_2(), pair)), p->comm_r);
 
   // Every inclusion proof hashes up to comm_r_last.
-  auto arity8 = r1cs::PoseidonParams::neptune(8);
-  ASSERT_TRUE(arity8.ok());
+  const auto shape = sector_shape(uint64_t(32) << 30);
+  ASSERT_TRUE(shape.has_value());
   for (const MerkleProof& m : s.inclusion_proofs) {
     EXPECT_EQ(m.root, s.comm_r_last);
-    EXPECT_EQ(merkle_root(m, *arity8), m.root);
+    EXPECT_TRUE(check_poseidon_inclusion(m, shape->tree, "golden").ok());
   }
 
   // postpub.json: sector 1, zero randomness, the sealed CID whose digest is comm_r.
