@@ -99,15 +99,25 @@ Result<MerkleTree> MerkleTree::sparse(const TreeLayout& layout, const std::map<u
   }
   for (unsigned lvl = 0; lvl < layout.arities.size(); ++lvl) {
     const unsigned a = layout.arities[lvl];
-    std::set<uint64_t> parents;
-    for (const auto& kv : t.sparse_nodes_[lvl]) parents.insert(kv.first / a);
-    for (uint64_t p : parents) {
+    std::set<uint64_t> touched;
+    for (const auto& kv : t.sparse_nodes_[lvl]) touched.insert(kv.first / a);
+    const std::vector<uint64_t> parents(touched.begin(), touched.end());
+    std::vector<Domain> hashes(parents.size());
+    bool failed = false;
+    parallel_for(parents.size(), 8, [&](uint64_t b, uint64_t e) {
       std::vector<Domain> kids(a);
-      for (unsigned j = 0; j < a; ++j) kids[j] = t.node(lvl, p * a + j);
-      Result<Domain> h = hash_children(layout.hash, kids);
-      if (!h.ok()) return h.error();
-      t.sparse_nodes_[lvl + 1][p] = *h;
-    }
+      for (uint64_t i = b; i < e; ++i) {
+        for (unsigned j = 0; j < a; ++j) kids[j] = t.node(lvl, parents[i] * a + j);
+        Result<Domain> h = hash_children(layout.hash, kids);
+        if (!h.ok()) {
+          failed = true;
+          return;
+        }
+        hashes[i] = *h;
+      }
+    });
+    if (failed) return make_error("a sparse tree node's children are not canonical field elements");
+    for (size_t i = 0; i < parents.size(); ++i) t.sparse_nodes_[lvl + 1][parents[i]] = hashes[i];
   }
   return t;
 }
