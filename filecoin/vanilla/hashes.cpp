@@ -4,7 +4,6 @@
 
 #include <bit>
 #include <cstring>
-#include <vector>
 
 namespace cuzk::filecoin::vanilla {
 

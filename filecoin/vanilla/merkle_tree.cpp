@@ -1,6 +1,5 @@
 #include "filecoin/vanilla/merkle_tree.hpp"
 
-#include <bit>
 #include <set>
 
 #include "filecoin/vanilla/hashes.hpp"

@@ -148,6 +148,46 @@ TEST(CheckPorepVanilla, NamesEachKindOfTampering) {
   }
 }
 
+// Every vector of a challenge proof cut short, and values made non-canonical: refused, never a
+// crash (the checker runs before synthesis on whatever a caller hands it).
+TEST(CheckPorepVanilla, RefusesTruncatedAndNonCanonicalParts) {
+  using Edit = std::function<void(PorepChallengeProof&)>;
+  const Domain big = filled(0xff);  // ≥ r
+  const Edit edits[] = {
+      [](auto& p) { p.comm_d_proofs.base.pop_back(); },
+      [](auto& p) { p.comm_d_proofs.base[0].hashes.clear(); },
+      [](auto& p) { p.comm_d_proofs.base[0].index = 2; },
+      [](auto& p) { p.comm_r_last_proof.base[1].hashes.pop_back(); },
+      [](auto& p) { p.comm_r_last_proof.kind = MerkleProof::Kind::sub; },
+      [](auto& p) { p.replica_column_proofs.c_x.column.rows.pop_back(); },
+      [](auto& p) { p.replica_column_proofs.drg_parents.pop_back(); },
+      [](auto& p) { p.replica_column_proofs.exp_parents.clear(); },
+      [](auto& p) { p.replica_column_proofs.exp_parents[7].column.rows.clear(); },
+      [](auto& p) { p.replica_column_proofs.exp_parents[2].inclusion_proof.base.clear(); },
+      [](auto& p) { p.labeling_proofs.pop_back(); },
+      [](auto& p) { p.labeling_proofs.clear(); },
+      [](auto& p) { p.labeling_proofs[1].parents.pop_back(); },
+      [&](auto& p) { p.comm_d_proofs.leaf = big; },
+      [&](auto& p) { p.comm_r_last_proof.base[0].hashes[3] = big; },
+      [&](auto& p) { p.replica_column_proofs.drg_parents[0].column.rows[1] = big; },
+      [&](auto& p) { p.replica_column_proofs.c_x.inclusion_proof.root = big; },
+  };
+  for (size_t i = 0; i < std::size(edits); ++i)
+    for (size_t j : {0, 1}) {
+      SealCommitPhase1Output c1 = c1_2kib();
+      edits[i](c1.vanilla_proofs[0][j]);
+      EXPECT_FALSE(check_porep_vanilla(c1).ok()) << "edit " << i << " of challenge " << j;
+    }
+  SealCommitPhase1Output c1 = c1_2kib();
+  c1.vanilla_proofs[0].pop_back();
+  EXPECT_EQ(check_porep_vanilla(c1).message(), "partition 0 has 1 challenges, expected 2");
+  c1.vanilla_proofs.clear();
+  EXPECT_EQ(check_porep_vanilla(c1).message(), "has 0 partitions, expected 1");
+  c1 = c1_2kib();
+  c1.comm_d = big;
+  EXPECT_EQ(check_porep_vanilla(c1).message(), "comm_d is not a canonical field element");
+}
+
 // A changed seed or replica_id derives other challenges: the first challenge is refused for it.
 TEST(CheckPorepVanilla, ChallengesMustBeTheDerivedOnes) {
   SealCommitPhase1Output c1 = c1_2kib();
