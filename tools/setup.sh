@@ -23,6 +23,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libsqlite3-dev libtbb-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libcpp-httplib-dev libtomlplusplus-dev
+  # OpenSSL libcrypto: SHA-256, BLAKE2b and ChaCha20 checks of Filecoin's vanilla side
+  libssl-dev
 )
 
 missing=()
