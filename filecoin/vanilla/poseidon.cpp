@@ -1,38 +1,13 @@
 #include "filecoin/vanilla/poseidon.hpp"
 
-#include <array>
-#include <memory>
-#include <mutex>
-#include <vector>
-
 #include "r1cs/gadgets/poseidon.hpp"
 
 namespace cuzk::filecoin::vanilla {
 
-namespace {
-
-const r1cs::PoseidonParams* params_for(size_t arity) {
-  static std::mutex mu;
-  static std::array<std::unique_ptr<r1cs::PoseidonParams>, 37> cache;
-  static std::array<bool, 37> failed{};
-  if (arity >= cache.size()) return nullptr;
-  std::lock_guard<std::mutex> lock(mu);
-  if (!cache[arity] && !failed[arity]) {
-    Result<r1cs::PoseidonParams> p = r1cs::PoseidonParams::neptune(arity);
-    if (p.ok())
-      cache[arity] = std::make_unique<r1cs::PoseidonParams>(std::move(p).value());
-    else
-      failed[arity] = true;
-  }
-  return cache[arity].get();
-}
-
-}  // namespace
-
 Result<Fr> poseidon_merkle(std::span<const Fr> inputs) {
-  const r1cs::PoseidonParams* p = params_for(inputs.size());
-  if (!p) return make_error("Poseidon has no parameters for arity " + std::to_string(inputs.size()));
-  return r1cs::poseidon_hash(*p, inputs);
+  auto c = r1cs::poseidon_constants(inputs.size());
+  if (!c.ok()) return c.error();
+  return r1cs::poseidon_merkle_node(**c, inputs.data());
 }
 
 Result<Domain> poseidon_merkle(std::span<const Domain> inputs) {
