@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/filecoin_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk: Groth16 prover over BLS12-381 (GPU and CPU)", "cuzk"};
@@ -14,6 +15,9 @@ int main(int argc, char** argv) {
   cuzk::cli::register_prove(app, status);
   cuzk::cli::register_verify(app, status);
   cuzk::cli::register_bench(app, status);
+  cuzk::cli::register_filecoin_seal(app, status);
+  cuzk::cli::register_filecoin_prove(app, status);
+  cuzk::cli::register_filecoin_verify(app, status);
   cuzk::cli::register_client_jobs(app, status);
   cuzk::cli::register_client_admin(app, status);
 

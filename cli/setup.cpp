@@ -8,6 +8,7 @@
 #include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
+#include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellman.hpp"
@@ -26,9 +27,20 @@ struct SetupArgs {
   bool quiet = false;
   std::string backend = "auto";
   int device = 0;
+  FilecoinSetupArgs filecoin;  // --filecoin <circuit id>: filecoin_setup.cpp
 };
 
 int run_setup(const SetupArgs& args) {
+  if (!args.filecoin.circuit.empty()) {
+    FilecoinSetupArgs f = args.filecoin;
+    f.toxic_seed = args.toxic_seed;
+    f.threads = args.threads;
+    f.quiet = args.quiet;
+    f.backend = args.backend;
+    f.device = args.device;
+    return run_filecoin_setup(f);
+  }
+  if (args.params_path.empty()) return fail("--params is required (or --filecoin <circuit id>)");
   cpu::ThreadPool pool(args.threads);
   r1cs::ConstraintMatrices matrices;
   std::string what;
@@ -87,7 +99,14 @@ void register_setup(CLI::App& app, int& status) {
   add_circuit_options(cmd, args->spec);
   cmd->add_option("--r1cs", args->r1cs_path, "A circom .r1cs file instead of a sample circuit")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--params", args->params_path, "Output .params file")->required();
+  cmd->add_option("--params", args->params_path, "Output .params file");
+  cmd->add_option("--filecoin", args->filecoin.circuit,
+                  "A Filecoin circuit instead (porep-2k, wpost-2k, winning-2k, snap-2k, …, porep-32g): TEST "
+                  "parameters, written under the official v28-… names into --param-dir");
+  cmd->add_option("--param-dir", args->filecoin.param_dir,
+                  "--filecoin: the parameter directory (default: $FIL_PROOFS_PARAMETER_CACHE, else "
+                  "/var/tmp/filecoin-proof-parameters/)");
+  cmd->add_flag("--force", args->filecoin.force, "--filecoin: replace existing parameter files");
   cmd->add_option("--vk", args->vk_path, "Output .vk file (the verifying key alone)");
   cmd->add_option("--toxic-seed", args->toxic_seed, "Deterministic toxic waste: INSECURE, for tests");
   cmd->add_option("--threads", args->threads, "CPU threads (0: all)")->capture_default_str();
