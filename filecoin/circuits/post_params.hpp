@@ -14,15 +14,16 @@
 #include <string_view>
 
 #include "common/result.hpp"
+#include "filecoin/types/proof_types.hpp"
 #include "filecoin/types/sector_shape.hpp"
 
 namespace cuzk::filecoin {
 
 enum class PostKind { winning, window };
 
-// The proofs API version of a registered PoSt type (rust-filecoin-proofs-api: src/registry.rs):
-// ids 0–9 are 1.0.0, the WindowPoSt ids 10–14 are 1.2.0. 1.1.0 derives challenges as 1.0.0 does.
-enum class PostApiVersion { v1_0_0, v1_1_0, v1_2_0 };
+// The proofs API version of a registered PoSt type (filecoin/types/proof_types.hpp): ids 0–9 are
+// 1.0.0, the WindowPoSt ids 10–14 are 1.2.0. 1.1.0 derives challenges as 1.0.0 does.
+using PostApiVersion = ApiVersion;
 
 std::string_view to_string(PostKind kind);  // "WinningPoSt", "WindowPoSt"
 

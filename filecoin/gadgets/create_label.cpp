@@ -10,13 +10,14 @@ namespace cuzk::filecoin {
 using r1cs::Boolean;
 
 Domain label_hash(const Domain& replica_id, uint32_t layer, uint64_t node, std::span<const Domain> parents) {
-  std::vector<uint8_t> preimage(64 + 32 * parents.size(), 0);
-  std::copy(replica_id.begin(), replica_id.end(), preimage.begin());
-  for (int i = 0; i < 4; ++i) preimage[size_t(32 + i)] = uint8_t(layer >> (24 - 8 * i));
-  for (int i = 0; i < 8; ++i) preimage[size_t(36 + i)] = uint8_t(node >> (56 - 8 * i));
-  for (size_t p = 0; p < parents.size(); ++p)
-    std::copy(parents[p].begin(), parents[p].end(), preimage.begin() + ptrdiff_t(64 + 32 * p));
-  return sha254(preimage);
+  // replica_id ‖ layer u32 BE ‖ node u64 BE ‖ 20 zero bytes: the first 64-byte block.
+  uint8_t prefix[64] = {};
+  std::copy(replica_id.begin(), replica_id.end(), prefix);
+  for (int i = 0; i < 4; ++i) prefix[32 + i] = uint8_t(layer >> (24 - 8 * i));
+  for (int i = 0; i < 8; ++i) prefix[36 + i] = uint8_t(node >> (56 - 8 * i));
+  // A Domain is 32 bytes with no padding, so the parents are one contiguous run.
+  static_assert(sizeof(Domain) == 32);
+  return sha254({prefix, {parents.empty() ? nullptr : parents.data()->data(), 32 * parents.size()}});
 }
 
 Result<r1cs::AllocatedNum> create_label_circuit(r1cs::ConstraintSystem& cs,

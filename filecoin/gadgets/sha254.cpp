@@ -14,12 +14,11 @@ using r1cs::Boolean;
 
 Domain sha254(std::span<const uint8_t> data) { return trim_to_fr32(r1cs::sha256(data)); }
 
-Domain sha254_node(const Domain& left, const Domain& right) {
-  std::array<uint8_t, 64> buf;
-  std::copy(left.begin(), left.end(), buf.begin());
-  std::copy(right.begin(), right.end(), buf.begin() + 32);
-  return sha254(buf);
+Domain sha254(std::initializer_list<std::span<const uint8_t>> parts) {
+  return trim_to_fr32(r1cs::sha256(parts));
 }
+
+Domain sha254_node(const Domain& left, const Domain& right) { return sha254({left, right}); }
 
 r1cs::AllocatedNum sha254_circuit(r1cs::ConstraintSystem& cs, std::span<const Boolean> bits) {
   const std::vector<Boolean> digest = r1cs::sha256_circuit(cs, bits);

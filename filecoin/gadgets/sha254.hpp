@@ -8,6 +8,8 @@
 // each byte (little-endian bit order), the first 254 of them packed (pack_bits).
 #pragma once
 
+#include <initializer_list>
+
 #include <span>
 
 #include "filecoin/types/domain.hpp"
@@ -17,6 +19,8 @@ namespace cuzk::filecoin {
 
 // trim_to_fr32(sha256(data)): Sha256Function::hash.
 Domain sha254(std::span<const uint8_t> data);
+// trim(sha256(the concatenation of the parts)).
+Domain sha254(std::initializer_list<std::span<const uint8_t>> parts);
 // trim_to_fr32(sha256(left ‖ right)): Sha256Function::hash2 and the Merkle node of tree_d.
 Domain sha254_node(const Domain& left, const Domain& right);
 

@@ -33,14 +33,14 @@ Result<std::vector<unsigned>> path_arities(const MerkleProof& proof, const TreeS
                                  : shape.sub_arity ? MerkleProof::Kind::sub
                                                    : MerkleProof::Kind::single;
   if (proof.kind != want)
-    return make_error(prefix(what) + "a proof of kind " + std::to_string(unsigned(proof.kind)) +
+    return make_input_error(prefix(what) + "a proof of kind " + std::to_string(unsigned(proof.kind)) +
                       " for a tree of shape " + shape.name());
   const size_t subs = shape.sub_arity ? 1 : 0, tops = shape.top_arity ? 1 : 0;
   if (proof.sub.size() != subs || proof.top.size() != tops)
-    return make_error(prefix(what) + std::to_string(proof.sub.size()) + " sub and " +
+    return make_input_error(prefix(what) + std::to_string(proof.sub.size()) + " sub and " +
                       std::to_string(proof.top.size()) + " top levels for a tree of shape " + shape.name());
   if (base_levels && proof.base.size() != *base_levels)
-    return make_error(prefix(what) + std::to_string(proof.base.size()) + " base levels, the tree has " +
+    return make_input_error(prefix(what) + std::to_string(proof.base.size()) + " base levels, the tree has " +
                       std::to_string(*base_levels));
   std::vector<unsigned> arities(proof.base.size(), shape.base_arity);
   if (subs) arities.push_back(shape.sub_arity);
@@ -52,10 +52,10 @@ Result<Fr> recompute_root(const MerkleProof& proof, std::span<const unsigned> ar
                           const NativeNodeHash& hash, std::string_view what) {
   const std::vector<const PathElement*> levels = levels_of(proof);
   if (levels.size() != arities.size())
-    return make_error(prefix(what) + std::to_string(levels.size()) + " levels for a tree of " +
+    return make_input_error(prefix(what) + std::to_string(levels.size()) + " levels for a tree of " +
                       std::to_string(arities.size()));
   auto node = domain_to_fr(proof.leaf);
-  if (!node) return make_error(prefix(what) + "the leaf is not a field element");
+  if (!node) return make_input_error(prefix(what) + "the leaf is not a field element");
   Fr cur = *node;
   std::vector<Fr> children;
   for (size_t l = 0; l < levels.size(); ++l) {
@@ -63,16 +63,16 @@ Result<Fr> recompute_root(const MerkleProof& proof, std::span<const unsigned> ar
     const unsigned arity = arities[l];
     const std::string at = prefix(what) + "level " + std::to_string(l);
     if (e.hashes.size() + 1 != arity)
-      return make_error(at + " has " + std::to_string(e.hashes.size()) + " siblings for arity " +
+      return make_input_error(at + " has " + std::to_string(e.hashes.size()) + " siblings for arity " +
                         std::to_string(arity));
     if (e.index >= arity)
-      return make_error(at + " index " + std::to_string(e.index) + " out of range for arity " +
+      return make_input_error(at + " index " + std::to_string(e.index) + " out of range for arity " +
                         std::to_string(arity));
     children.clear();
     for (size_t k = 0; k < e.hashes.size(); ++k) {
       if (k == e.index) children.push_back(cur);
       auto s = domain_to_fr(e.hashes[k]);
-      if (!s) return make_error(at + " sibling " + std::to_string(k) + " is not a field element");
+      if (!s) return make_input_error(at + " sibling " + std::to_string(k) + " is not a field element");
       children.push_back(*s);
     }
     if (e.index == e.hashes.size()) children.push_back(cur);
@@ -87,12 +87,12 @@ Status check_poseidon_inclusion(const MerkleProof& proof, const TreeShape& shape
   if (!arities) return arities.error();
   for (unsigned a : *arities)
     if (!r1cs::poseidon_constants(a).ok())
-      return make_error(prefix(what) + "no Poseidon constants for arity " + std::to_string(a));
+      return make_input_error(prefix(what) + "no Poseidon constants for arity " + std::to_string(a));
   auto root = recompute_root(proof, *arities, poseidon_native_node_hash(), what);
   if (!root) return root.error();
   auto want = domain_to_fr(proof.root);
-  if (!want) return make_error(prefix(what) + "the root is not a field element");
-  if (*root != *want) return make_error(prefix(what) + "path does not reach the root");
+  if (!want) return make_input_error(prefix(what) + "the root is not a field element");
+  if (*root != *want) return make_input_error(prefix(what) + "path does not reach the root");
   return Status::Ok();
 }
 
@@ -115,7 +115,7 @@ Result<std::vector<PathLevelValues>> circuit_path(const MerkleProof& proof, std:
     for (size_t k = 0; k < levels[l]->hashes.size(); ++k) {
       auto s = domain_to_fr(levels[l]->hashes[k]);
       if (!s)
-        return make_error(prefix(what) + "level " + std::to_string(l) + " sibling " + std::to_string(k) +
+        return make_input_error(prefix(what) + "level " + std::to_string(l) + " sibling " + std::to_string(k) +
                           " is not a field element");
       v.siblings.push_back(*s);
     }

@@ -127,7 +127,7 @@ Status check_envelope(const SealCommitPhase1Output& c1, const SealProofInfo& inf
 
 Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOptions& options) {
   Result<SealProofInfo> info = seal_proof_info(c1.registered_proof);
-  if (!info.ok()) return make_input_error("registered_proof " + info.message());
+  if (!info.ok()) return make_input_error("registered_proof: " + info.message());
   CUZK_TRY_STATUS(check_envelope(c1, *info, options));
   const SectorShape& shape = info->shape;
   Result<TreeLayout> tree_cr = poseidon_layout(shape.tree, shape.nodes);

@@ -46,7 +46,7 @@ void StackedGraph::drg_parents(uint64_t v, uint32_t out[kDrgParents]) const {
   constexpr uint64_t m_prime = kDrgParents - 1;
   const uint64_t meta = v * m_prime;
   const uint64_t buckets = ceil_log2(meta);
-  const unsigned first = api_ == ApiVersion::v1_0 ? 0 : 1;
+  const unsigned first = api_ == ApiVersion::v1_0_0 ? 0 : 1;
   for (unsigned k = 0; k < m_prime; ++k) {
     const uint64_t bucket = rng.next_u64() % buckets + 1;
     const uint64_t hi = std::min(meta, uint64_t(1) << bucket);
@@ -55,7 +55,7 @@ void StackedGraph::drg_parents(uint64_t v, uint32_t out[kDrgParents]) const {
     const uint64_t p = (meta - dist) / m_prime;
     out[first + k] = uint32_t(p == v ? v - 1 : p);
   }
-  out[api_ == ApiVersion::v1_0 ? m_prime : 0] = uint32_t(v - 1);
+  out[api_ == ApiVersion::v1_0_0 ? m_prime : 0] = uint32_t(v - 1);
 }
 
 // F(R, k) = the first 8 bytes of BLAKE2b-512(R as u64 BE ‖ k as u64 BE), big-endian, masked.
@@ -86,7 +86,7 @@ void StackedGraph::exp_parents(uint64_t v, uint32_t out[kExpParents]) const {
     while (u >= range) u = feistel_encode(u);
     // API 1.0 truncates the permuted index to u32 before dividing (graph.rs `correspondent`);
     // the two differ only where 8 · nodes exceeds 2^32 (32 and 64 GiB).
-    out[i] = api_ == ApiVersion::v1_0 ? uint32_t(u) / kExpParents : uint32_t(u / kExpParents);
+    out[i] = api_ == ApiVersion::v1_0_0 ? uint32_t(u) / kExpParents : uint32_t(u / kExpParents);
   }
 }
 

@@ -1,48 +1,9 @@
 #include "filecoin/vanilla/hashes.hpp"
 
-#include <openssl/evp.h>
-
 #include <bit>
 #include <cstring>
 
 namespace cuzk::filecoin::vanilla {
-
-namespace {
-
-// One EVP context per thread, with SHA-256 fetched once: the per-call cost stays at the hash.
-struct Sha256Ctx {
-  EVP_MD* md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  ~Sha256Ctx() {
-    EVP_MD_CTX_free(ctx);
-    EVP_MD_free(md);
-  }
-};
-
-Sha256Ctx& sha256_ctx() {
-  thread_local Sha256Ctx c;
-  return c;
-}
-
-}  // namespace
-
-Digest32 sha256(std::initializer_list<std::span<const uint8_t>> parts) {
-  Sha256Ctx& c = sha256_ctx();
-  Digest32 out{};
-  unsigned len = 0;
-  // The calls fail only on allocation failure inside OpenSSL; the digest is then all zero,
-  // which every consumer (a root, a label) rejects as a mismatch.
-  if (EVP_DigestInit_ex2(c.ctx, c.md, nullptr) != 1) return out;
-  for (std::span<const uint8_t> p : parts) EVP_DigestUpdate(c.ctx, p.data(), p.size());
-  EVP_DigestFinal_ex(c.ctx, out.data(), &len);
-  return out;
-}
-
-Digest32 sha256(std::span<const uint8_t> message) { return sha256({message}); }
-
-Domain sha254(std::initializer_list<std::span<const uint8_t>> parts) { return trim_to_fr32(sha256(parts)); }
-
-Domain sha254_node(const Domain& left, const Domain& right) { return sha254({left, right}); }
 
 // ---------------------------------------------------------------------------------------- BLAKE2b
 

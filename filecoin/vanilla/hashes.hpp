@@ -1,6 +1,6 @@
 // The byte hashes of the vanilla (out-of-circuit) side of Filecoin's proofs:
-//   * SHA-256 (OpenSSL libcrypto), and SHA-254 = SHA-256 with the fr32 truncation (bits 254, 255
-//     cleared) that makes a digest a canonical Fr (reference/filecoin-circuits.md §0);
+//   * SHA-256 and SHA-254 (SHA-256 with the fr32 truncation, reference/filecoin-circuits.md §0),
+//     brought in from their single definitions;
 //   * BLAKE2b (RFC 7693) with any output length 1…64 and an optional key of up to 64 bytes: the
 //     Feistel round function of the expander graph takes BLAKE2b-512 of 16 bytes millions of times
 //     per sector, so the compression runs here rather than behind OpenSSL's per-call EVP setup;
@@ -12,20 +12,16 @@
 #include <span>
 #include <string_view>
 
+#include "filecoin/gadgets/sha254.hpp"
 #include "filecoin/types/domain.hpp"
+#include "r1cs/gadgets/sha256.hpp"
 
 namespace cuzk::filecoin::vanilla {
 
 using Digest32 = std::array<uint8_t, 32>;
 
-Digest32 sha256(std::span<const uint8_t> message);
-// SHA-256 of the concatenation of the parts.
-Digest32 sha256(std::initializer_list<std::span<const uint8_t>> parts);
-// trim_to_fr32(sha256(parts)).
-Domain sha254(std::initializer_list<std::span<const uint8_t>> parts);
-
-// The Merkle node hash of the binary SHA-254 tree (tree_d): trim(sha256(left ‖ right)).
-Domain sha254_node(const Domain& left, const Domain& right);
+// SHA-256 and SHA-254 have one definition each (r1cs/gadgets/sha256.hpp, filecoin/gadgets/sha254.hpp).
+using r1cs::sha256;
 
 // BLAKE2b with an out_len-byte digest (1…64) and an optional key (≤ 64 bytes).
 void blake2b(std::span<uint8_t> out, std::span<const uint8_t> message, std::span<const uint8_t> key = {});

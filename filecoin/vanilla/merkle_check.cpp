@@ -1,6 +1,7 @@
 #include "filecoin/vanilla/merkle_check.hpp"
 
-#include <vector>
+#include "filecoin/gadgets/sha254.hpp"
+#include "filecoin/por/inclusion_path.hpp"
 
 namespace cuzk::filecoin::vanilla {
 
@@ -18,25 +19,16 @@ const char* kind_name(MerkleProof::Kind k) {
   return "?";
 }
 
-// The proof's levels bottom-up: base, sub, top.
-std::vector<const PathElement*> levels_of(const MerkleProof& p) {
-  std::vector<const PathElement*> out;
-  for (const PathElement& e : p.base) out.push_back(&e);
-  for (const PathElement& e : p.sub) out.push_back(&e);
-  for (const PathElement& e : p.top) out.push_back(&e);
-  return out;
+// The binary tree_d node over field elements (their canonical little-endian bytes).
+Fr sha254_node_of(std::span<const Fr> children) {
+  const Domain h = sha254_node(fr_to_domain(children[0]), fr_to_domain(children[1]));
+  return domain_to_fr(h).value_or(Fr::zero());  // trimmed: always < r
 }
 
 }  // namespace
 
 uint64_t path_index(const TreeLayout& layout, const MerkleProof& proof) {
-  const std::vector<const PathElement*> levels = levels_of(proof);
-  uint64_t index = 0, weight = 1;
-  for (size_t i = 0; i < levels.size() && i < layout.arities.size(); ++i) {
-    index += levels[i]->index * weight;
-    weight *= layout.arities[i];
-  }
-  return index;
+  return filecoin::path_index(proof, layout.arities);
 }
 
 Result<Domain> computed_root(const TreeLayout& layout, const MerkleProof& proof) {
@@ -49,29 +41,12 @@ Result<Domain> computed_root(const TreeLayout& layout, const MerkleProof& proof)
                             std::to_string(proof.sub.size()) + "/" + std::to_string(proof.top.size()) +
                             " base/sub/top levels, expected " + std::to_string(layout.base_levels) + "/" +
                             std::to_string(layout.sub_levels) + "/" + std::to_string(layout.top_levels));
-  if (!domain_to_fr(proof.leaf)) return make_input_error("leaf is not a canonical field element");
   if (!domain_to_fr(proof.root)) return make_input_error("root is not a canonical field element");
-  const std::vector<const PathElement*> levels = levels_of(proof);
-  Domain cur = proof.leaf;
-  std::vector<Domain> kids;
-  for (size_t lvl = 0; lvl < levels.size(); ++lvl) {
-    const PathElement& e = *levels[lvl];
-    const unsigned a = layout.arities[lvl];
-    const std::string where = "path level " + std::to_string(lvl);
-    if (e.hashes.size() != a - 1)
-      return make_input_error(where + " has " + std::to_string(e.hashes.size()) + " siblings, expected " +
-                              std::to_string(a - 1));
-    if (e.index >= a) return make_input_error(where + " has index " + std::to_string(e.index) + " ≥ arity");
-    for (const Domain& h : e.hashes)
-      if (!domain_to_fr(h))
-        return make_input_error(where + " has a sibling that is not a canonical field element");
-    kids.assign(e.hashes.begin(), e.hashes.end());
-    kids.insert(kids.begin() + ptrdiff_t(e.index), cur);
-    Result<Domain> h = hash_children(layout.hash, kids);
-    if (!h.ok()) return h.error();
-    cur = *h;
-  }
-  return cur;
+  const NativeNodeHash hash =
+      layout.hash == NodeHash::poseidon ? poseidon_native_node_hash() : NativeNodeHash(sha254_node_of);
+  Result<Fr> root = recompute_root(proof, layout.arities, hash, "path");
+  if (!root.ok()) return root.error();
+  return fr_to_domain(*root);
 }
 
 Status check_inclusion(const TreeLayout& layout, const MerkleProof& proof, uint64_t index, const Domain& root,

@@ -1,5 +1,7 @@
 #include "r1cs/gadgets/sha256.hpp"
 
+#include <openssl/evp.h>
+
 #include <algorithm>
 #include <bit>
 
@@ -67,19 +69,35 @@ void sha256_compress(Sha256State& state, const uint8_t block[64]) {
   state[7] += h;
 }
 
-std::array<uint8_t, 32> sha256(std::span<const uint8_t> message) {
-  std::vector<uint8_t> m(message.begin(), message.end());
-  const uint64_t bit_len = uint64_t(message.size()) * 8;
-  m.push_back(0x80);
-  while (m.size() % 64 != 56) m.push_back(0);
-  for (int i = 7; i >= 0; --i) m.push_back(uint8_t(bit_len >> (8 * i)));
-  Sha256State state = kSha256Iv;
-  for (size_t off = 0; off < m.size(); off += 64) sha256_compress(state, m.data() + off);
+namespace {
+
+// One EVP context per thread with SHA-256 fetched once, so a call costs the hash alone (OpenSSL
+// uses the SHA extensions where the CPU has them: tree_d and SDR labels hash hundreds of millions
+// of blocks per sector).
+struct Sha256Context {
+  EVP_MD* md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~Sha256Context() {
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+  }
+};
+
+}  // namespace
+
+std::array<uint8_t, 32> sha256(std::initializer_list<std::span<const uint8_t>> parts) {
+  thread_local Sha256Context c;
   std::array<uint8_t, 32> out{};
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) out[size_t(4 * i + j)] = uint8_t(state[size_t(i)] >> (24 - 8 * j));
+  unsigned len = 0;
+  // These fail only when OpenSSL cannot allocate; the digest is then all zero, which every
+  // consumer (a root, a label, a challenge) rejects as a mismatch.
+  if (!c.md || !c.ctx || EVP_DigestInit_ex2(c.ctx, c.md, nullptr) != 1) return out;
+  for (std::span<const uint8_t> p : parts) EVP_DigestUpdate(c.ctx, p.data(), p.size());
+  EVP_DigestFinal_ex(c.ctx, out.data(), &len);
   return out;
 }
+
+std::array<uint8_t, 32> sha256(std::span<const uint8_t> message) { return sha256({message}); }
 
 std::array<UInt32, 8> sha256_iv_circuit() {
   std::array<UInt32, 8> iv;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <vector>
 
@@ -18,7 +19,10 @@ inline constexpr Sha256State kSha256Iv = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0x
 
 // One compression of a 64-byte block into the state.
 void sha256_compress(Sha256State& state, const uint8_t block[64]);
+// SHA-256 through OpenSSL; sha256_compress is the plain reference the circuit is checked against.
 std::array<uint8_t, 32> sha256(std::span<const uint8_t> message);
+// SHA-256 of the concatenation of the parts.
+std::array<uint8_t, 32> sha256(std::initializer_list<std::span<const uint8_t>> parts);
 
 // The circuit, as bellperson's sha256 gadget builds it (reference/filecoin-circuits.md §2.5).
 //

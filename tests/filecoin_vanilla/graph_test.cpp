@@ -70,15 +70,15 @@ struct LabelVector {
 
 TEST(Labels, StackedVanillaGenerateLabelsVectors) {
   const LabelVector vectors[] = {
-      {64, 0, ApiVersion::v1_0,
+      {64, 0, ApiVersion::v1_0_0,
        domain_from_u64s_le(0xd3faa96b9a0fba04, 0xea81a283d106485e, 0xe3d51b9afa5ac2b3, 0x0462f4f4f1a68d37)},
-      {128, 0, ApiVersion::v1_0,
+      {128, 0, ApiVersion::v1_0_0,
        domain_from_u64s_le(0x7e191e52c4a8da86, 0x5ae8a1c9e6fac148, 0xce239f3b88a894b8, 0x234c00d1dc1d53be)},
-      {64, 123, ApiVersion::v1_1,
+      {64, 123, ApiVersion::v1_1_0,
        domain_from_u64s_le(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5)},
-      {128, 123, ApiVersion::v1_1,
+      {128, 123, ApiVersion::v1_1_0,
        domain_from_u64s_le(0x22ab81cf68c4676d, 0x7a77a82fc7c9c189, 0xc6c03d32c1e42d23, 0x0f777c18cc2c55bd)},
-      {64, 123, ApiVersion::v1_2,
+      {64, 123, ApiVersion::v1_2_0,
        domain_from_u64s_le(0xabb3f38bb70defcf, 0x777a2e4d7769119f, 0x3448959d495490bc, 0x06021188c7a71cb5)},
   };
   for (const LabelVector& t : vectors) {

@@ -133,7 +133,7 @@ TEST(CheckPorepVanilla, NamesEachKindOfTampering) {
       {"partitions", [&](auto& c) { c.vanilla_proofs.push_back(c.vanilla_proofs[0]); },
        "has 2 partitions, expected 1"},
       {"proof type", [&](auto& c) { c.registered_proof = "StackedDrg2KiBV9"; },
-       "registered_proof StackedDrg2KiBV9 is not a registered seal proof"},
+       "registered_proof: unknown registered seal proof \"StackedDrg2KiBV9\""},
       {"shape key", [&](auto& c) { c.shape_key = "StackedDrg8MiBV1"; },
        "vanilla_proofs key is StackedDrg8MiBV1, expected StackedDrg2KiBV1"},
   };
