@@ -12,9 +12,7 @@ Result<PostProofType> post_proof_type(const RegisteredProof& post_type) {
   PostProofType t;
   t.kind = post_type.kind == ProofKind::winning_post ? PostKind::winning : PostKind::window;
   t.sector_size = post_type.sector_size;
-  t.api_version = post_type.api_version == filecoin::ApiVersion::v1_2_0   ? PostApiVersion::v1_2_0
-                  : post_type.api_version == filecoin::ApiVersion::v1_1_0 ? PostApiVersion::v1_1_0
-                                                                          : PostApiVersion::v1_0_0;
+  t.api_version = post_type.api_version;
   return t;
 }
 
