@@ -67,12 +67,15 @@ Result<JobRequest> normalize(JobRequest request) {
   if (request.priority && size_t(*request.priority) >= kPriorityNames.size())
     return make_error("unknown priority");
   if (!request.priority) request.priority = default_priority(request.kind);
+  // Filecoin requests: checked, expanded to the proof type's partitions, parameters by official name.
+  auto filecoin = expand_filecoin_request(request);
+  if (!filecoin) return filecoin.error();
   if (request.params.empty()) return make_error("the request names no parameter set");
   if (request.partitions.empty()) return make_error("the request has no partitions");
   if (request.partitions.size() > 4096)
     return make_error("the request has " + std::to_string(request.partitions.size()) +
                       " partitions; at most 4096 are accepted");
-  if (const auto want = required_partitions(request.kind)) {
+  if (const auto want = required_partitions(request.kind); want && !*filecoin) {
     if (request.partitions.size() == 1 && *want > 1) request.partitions.resize(*want, request.partitions[0]);
     if (request.partitions.size() != *want)
       return make_error(std::string(to_string(request.kind)) + " takes " + std::to_string(*want) +

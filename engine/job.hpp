@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "engine/filecoin_input.hpp"
 #include "io/proof.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -68,7 +69,8 @@ struct CircomInput {
 struct SynthesizedInput {
   std::shared_ptr<const r1cs::Assignment> assignment;
 };
-using PartitionInput = std::variant<SampleInput, CircomInput, SynthesizedInput>;
+// A Filecoin proof (engine/filecoin_input.hpp): PoRep C2, PoSt or SnapDeals from the caller's bytes.
+using PartitionInput = std::variant<SampleInput, CircomInput, SynthesizedInput, FilecoinInput>;
 
 struct JobRequest {
   JobKind kind = JobKind::generic;

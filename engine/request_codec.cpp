@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/filecoin_codec.hpp"
+
 namespace cuzk::engine {
 
 using nlohmann::json;
@@ -14,6 +16,7 @@ std::string request_to_json(const JobRequest& r) {
   if (r.randomness_seed) j["randomness_seed"] = *r.randomness_seed;
   if (!r.client.empty()) j["client"] = r.client;
   json parts = json::array();
+  FilecoinJsonWriter filecoin;
   for (const auto& p : r.partitions) {
     json e;
     if (const auto* s = std::get_if<SampleInput>(&p)) {
@@ -25,12 +28,15 @@ std::string request_to_json(const JobRequest& r) {
       if (s->c_from_ab) e["sample"]["c_from_ab"] = true;
     } else if (const auto* c = std::get_if<CircomInput>(&p)) {
       e["circom"] = {{"r1cs", c->r1cs_path}, {"wtns", c->wtns_path}};
+    } else if (const auto* f = std::get_if<FilecoinInput>(&p)) {
+      e["filecoin"] = filecoin.add(*f);
     } else {
       e["synthesized"] = true;
     }
     parts.push_back(std::move(e));
   }
   j["partitions"] = std::move(parts);
+  if (!filecoin.empty()) j["filecoin_requests"] = filecoin.requests();
   return j.dump();
 }
 
@@ -50,8 +56,14 @@ Result<JobRequest> request_from_json(const std::string& text) {
     r.params = j.at("params").get<std::string>();
     if (j.contains("randomness_seed")) r.randomness_seed = j.at("randomness_seed").get<uint64_t>();
     if (j.contains("client")) r.client = j.at("client").get<std::string>();
+    auto filecoin = FilecoinJsonReader::from(j.value("filecoin_requests", json::array()));
+    if (!filecoin) return filecoin.error();
     for (const auto& e : j.at("partitions")) {
-      if (e.contains("sample")) {
+      if (e.contains("filecoin")) {
+        auto in = filecoin->input(e.at("filecoin"));
+        if (!in) return in.error();
+        r.partitions.emplace_back(std::move(*in));
+      } else if (e.contains("sample")) {
         const auto& s = e.at("sample");
         SampleInput in;
         in.spec.kind = s.at("kind").get<std::string>();

@@ -128,6 +128,10 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
     auto made = from_circom(*c, params, threads);
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
   }
+  if (const auto* f = std::get_if<FilecoinInput>(&input)) {
+    auto made = synthesize_filecoin(*f);
+    st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
+  }
   if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
     // Checked before the copy: a partition too large for the lent buffers would reallocate them.
     if (auto fits = groth16::check_assignment_shape(*params.key, *a->assignment); !fits)

@@ -167,6 +167,34 @@ CUZK_API cuzk_code cuzk_submit_synthesized(cuzk_engine* engine, cuzk_job_kind ki
                                            const char* params, const cuzk_partition* partitions,
                                            size_t num_partitions, cuzk_job_id* out, cuzk_error* err);
 
+/* Filecoin proofs from the bytes storage providers hold. `params`: a .params path, or NULL to take
+ * the file of the circuit's official name (v28-…) in $FIL_PROOFS_PARAMETER_CACHE (default
+ * /var/tmp/filecoin-proof-parameters/); `cuzk setup --filecoin <circuit id>` makes test ones. The
+ * request is checked before it is queued (a malformed or inconsistent vanilla proof is
+ * CUZK_ERR_INVALID_ARGUMENT with a message naming what is wrong) and expanded to the proof type's
+ * partitions; each partition's result is its 192-byte proof, and the C2 / PoSt output that
+ * filecoin-ffi returns is their concatenation in partition order. The bytes are copied before the
+ * call returns (and journaled, so the job survives a restart). */
+
+/* PoRep C2 from a commit-phase-1 output: `c1` is the C1 JSON (lotus' Commit1Out) or Curio's
+ * wrapper around it. With `prover_id` (32 bytes) the replica_id is checked against it and
+ * `sector_id` (CUZK_SECTOR_ID_NONE: the Curio wrapper's SectorNum). Kind CUZK_KIND_POREP_C2. */
+#define CUZK_SECTOR_ID_NONE UINT64_MAX
+CUZK_API cuzk_code cuzk_submit_porep_c2(cuzk_engine* engine, cuzk_priority priority, const uint8_t* c1,
+                                        size_t c1_len, const uint8_t* prover_id, uint64_t sector_id,
+                                        const char* params, cuzk_job_id* out, cuzk_error* err);
+
+/* WindowPoSt (kind CUZK_KIND_WINDOW_POST) or WinningPoSt (CUZK_KIND_WINNING_POST) from vanilla proofs:
+ * `vanilla[i]` (`vanilla_lens[i]` bytes) is sector i's bincode FallbackPoStSectorProof, in deadline
+ * order (WinningPoSt: one, of 66 inclusion proofs). `post_proof_id`: the registered PoSt type
+ * (StackedDrgWindow32GiBV1_2 is 13); `randomness`: 32 bytes, top two bits cleared here;
+ * `first_partition`: WindowPoSt, the first partition's index in the deadline. */
+CUZK_API cuzk_code cuzk_submit_post(cuzk_engine* engine, cuzk_job_kind kind, cuzk_priority priority,
+                                    uint64_t post_proof_id, const uint8_t* randomness,
+                                    const uint8_t* const* vanilla, const size_t* vanilla_lens, size_t num_vanilla,
+                                    uint64_t first_partition, const char* params, cuzk_job_id* out,
+                                    cuzk_error* err);
+
 /* Synthesizes a circom witness under `params` on the calling thread, for callers that synthesize
  * apart from proving: `view` receives the partition (valid until cuzk_synthesis_free), ready for
  * cuzk_submit_synthesized. */

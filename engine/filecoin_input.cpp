@@ -1,0 +1,99 @@
+#include "engine/filecoin_input.hpp"
+
+#include "engine/job.hpp"
+#include "filecoin/proofs/parameter_lookup.hpp"
+#include "io/file.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+JobKind job_kind_of(filecoin::ProofKind kind) {
+  switch (kind) {
+    case filecoin::ProofKind::seal:
+      return JobKind::porep_c2;
+    case filecoin::ProofKind::update:
+      return JobKind::snap_deals;
+    case filecoin::ProofKind::window_post:
+      return JobKind::window_post;
+    case filecoin::ProofKind::winning_post:
+      return JobKind::winning_post;
+  }
+  return JobKind::generic;
+}
+
+Result<filecoin::PreparedProof> prepare(const filecoin::ProofRequest& request,
+                                        const std::vector<std::string>& paths) {
+  if (paths.empty() || !request.vanilla.empty())
+    return filecoin::PreparedProof::prepare(request, filecoin::PrepareFor::proving);
+  filecoin::ProofRequest read = request;
+  for (const auto& path : paths) {
+    auto bytes = read_file_bytes(path);
+    if (!bytes) return make_input_error(bytes.message());
+    read.vanilla.emplace_back(bytes->begin(), bytes->end());
+  }
+  return filecoin::PreparedProof::prepare(read, filecoin::PrepareFor::proving);
+}
+
+}  // namespace
+
+Result<filecoin::PreparedProof> FilecoinRequest::prepared() const {
+  std::call_once(once_, [&] { prepared_ = prepare(request_, paths_); });
+  return *prepared_;
+}
+
+Result<bool> expand_filecoin_request(JobRequest& r) {
+  size_t filecoin = 0;
+  for (const auto& p : r.partitions) filecoin += std::holds_alternative<FilecoinInput>(p);
+  if (filecoin == 0) return false;
+  if (filecoin != r.partitions.size())
+    return make_input_error("a job of Filecoin partitions takes no other inputs");
+  const auto& first = std::get<FilecoinInput>(r.partitions[0]);
+  if (!first.request) return make_input_error("partition 0: no Filecoin request");
+  const filecoin::ProofKind kind = first.request->request().kind;
+  if (r.kind != job_kind_of(kind))
+    return make_input_error(std::string("a ") + filecoin::proof_kind_name(kind) + " request is a " +
+                            to_string(job_kind_of(kind)) + " job, not " + to_string(r.kind));
+  auto prepared = first.request->prepared();
+  if (!prepared) return prepared.error();
+  const size_t n = prepared->partitions();
+  if (r.partitions.size() == 1 && !first.partition) {
+    auto shared = first.request;
+    r.partitions.clear();
+    for (uint32_t k = 0; k < n; ++k) r.partitions.emplace_back(FilecoinInput{shared, k});
+  }
+  if (r.partitions.size() != n)
+    return make_input_error(std::string(filecoin::proof_kind_name(kind)) + " " +
+                            std::string(prepared->proof_type().name) + " has " + std::to_string(n) +
+                            " partitions, the job " + std::to_string(r.partitions.size()));
+  for (size_t k = 0; k < n; ++k) {
+    const auto& p = std::get<FilecoinInput>(r.partitions[k]);
+    if (p.request != first.request || !p.partition || *p.partition != k)
+      return make_input_error("partition " + std::to_string(k) + " is not partition " + std::to_string(k) +
+                              " of the job's Filecoin request");
+  }
+  if (r.params.empty()) {
+    auto path = filecoin::find_parameter_file(prepared->circuit(), filecoin::ParameterExt::params,
+                                              filecoin::parameter_directory());
+    if (!path) return path.error();
+    r.params = path->string();
+  }
+  return true;
+}
+
+Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input) {
+  if (!input.request || !input.partition)
+    return make_input_error("a Filecoin partition without its request or index");
+  auto prepared = input.request->prepared();
+  if (!prepared) return prepared.error();
+  auto part = prepared->partition(*input.partition);
+  if (!part) return part.error();
+  auto as = r1cs::synthesize_for_proving(*part->circuit);
+  if (!as) return as.error();
+  if (!std::equal(as->input_assignment.begin() + 1, as->input_assignment.end(), part->public_inputs.begin(),
+                  part->public_inputs.end()))
+    return make_error("partition " + std::to_string(*input.partition) +
+                      ": the circuit's public inputs differ from the verifier's");
+  return as;
+}
+
+}  // namespace cuzk::engine
