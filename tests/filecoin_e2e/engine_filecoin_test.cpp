@@ -1,0 +1,190 @@
+// Filecoin jobs in the engine, on the sealed 2 KiB test sector of the end-to-end fixture
+// ($CUZK_E2E_DIR/sector) with its parameters found by official name ($FIL_PROOFS_PARAMETER_CACHE set
+// to $CUZK_E2E_DIR/params):
+// a WindowPoSt job proves and verifies against the official-name .vk; its journaled form survives a
+// restart; a tampered vanilla proof or a request under the wrong job kind is refused at submit.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "engine/fault_injection.hpp"
+#include "engine/request_codec.hpp"
+#include "filecoin/proofs/parameter_lookup.hpp"
+#include "groth16/verifier.hpp"
+#include "io/bellman.hpp"
+#include "tests/engine/test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace testing;
+namespace fs = std::filesystem;
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Sector {
+  fs::path dir;
+  nlohmann::json info;
+};
+
+Sector sector() {
+  const char* e2e = std::getenv("CUZK_E2E_DIR");
+  Sector s;
+  s.dir = fs::path(e2e ? e2e : "") / "sector";
+  // The engine finds parameters by official name in the fixture's folder, as it would in any.
+  ::setenv("FIL_PROOFS_PARAMETER_CACHE", (fs::path(e2e ? e2e : "") / "params").c_str(), 1);
+  s.info = nlohmann::json::parse(read_all(s.dir / "sector.json"), nullptr, false);
+  return s;
+}
+
+filecoin::ProofRequest window_request(const Sector& s) {
+  filecoin::ProofRequest r;
+  r.kind = filecoin::ProofKind::window_post;
+  r.proof_id = s.info["window_post"]["proof_id"].get<uint64_t>();
+  r.randomness = *filecoin::parse_domain_hex(s.info["post_randomness"].get<std::string>());
+  r.vanilla.push_back(read_all(s.dir / s.info["window_post"]["vanilla"].get<std::string>()));
+  return r;
+}
+
+JobRequest job_of(JobKind kind, filecoin::ProofRequest request) {
+  JobRequest j;
+  j.kind = kind;
+  j.partitions.push_back(FilecoinInput{std::make_shared<FilecoinRequest>(std::move(request)), {}});
+  return j;
+}
+
+// The proofs of a finished job check against the official-name .vk with the verifier's inputs.
+void expect_official_verifies(const JobResult& r, const filecoin::ProofRequest& request) {
+  ASSERT_EQ(r.state, JobState::done) << r.error;
+  auto prepared = filecoin::PreparedProof::prepare(request, filecoin::PrepareFor::verifying);
+  ASSERT_TRUE(prepared.ok()) << prepared.message();
+  ASSERT_EQ(r.proofs.size(), prepared->partitions());
+  auto vk_path = filecoin::find_parameter_file(prepared->circuit(), filecoin::ParameterExt::vk,
+                                               filecoin::parameter_directory());
+  ASSERT_TRUE(vk_path.ok()) << vk_path.message();
+  auto vk = read_bellman_vk(*vk_path);
+  ASSERT_TRUE(vk.ok()) << vk.message();
+  auto pvk = groth16::prepare_verifying_key(*vk);
+  ASSERT_TRUE(pvk.ok());
+  for (size_t k = 0; k < r.proofs.size(); ++k) {
+    auto inputs = prepared->public_inputs(k);
+    ASSERT_TRUE(inputs.ok()) << inputs.message();
+    EXPECT_EQ(*inputs, r.public_inputs[k]);
+    auto ok = groth16::verify_proof(*pvk, r.proofs[k], *inputs);
+    ASSERT_TRUE(ok.ok()) << ok.message();
+    EXPECT_TRUE(*ok) << "partition " << k;
+  }
+}
+
+EngineConfig filecoin_config() {
+  auto c = cpu_config(1, 1);
+  c.host_memory_budget = uint64_t(4) << 30;
+  c.devices = cpu_devices(1, 1, uint64_t(4) << 30, 0);
+  return c;
+}
+
+TEST(EngineFilecoin, WindowPostProvesAndVerifiesAgainstTheOfficialVk) {
+  const Sector s = sector();
+  ASSERT_TRUE(s.info.is_object()) << "no sector.json under $CUZK_E2E_DIR";
+  auto engine = Engine::create(filecoin_config());
+  ASSERT_TRUE(engine.ok()) << engine.message();
+  const auto request = window_request(s);
+  auto id = (*engine)->submit(job_of(JobKind::window_post, request));
+  ASSERT_TRUE(id.ok()) << id.message();
+  auto r = (*engine)->await(*id, kLongWait);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->priority, Priority::high);
+  expect_official_verifies(*r, request);
+}
+
+TEST(EngineFilecoin, TheJournaledRequestKeepsEveryField) {
+  const Sector s = sector();
+  ASSERT_TRUE(s.info.is_object());
+  auto normalized = normalize(job_of(JobKind::window_post, window_request(s)));
+  ASSERT_TRUE(normalized.ok()) << normalized.message();
+  ASSERT_EQ(normalized->partitions.size(), 1u);
+  EXPECT_TRUE(normalized->params.ends_with(".params")) << normalized->params;
+  auto decoded = request_from_json(request_to_json(*normalized));
+  ASSERT_TRUE(decoded.ok()) << decoded.message();
+  EXPECT_EQ(decoded->params, normalized->params);
+  ASSERT_EQ(decoded->partitions.size(), 1u);
+  const auto& before = std::get<FilecoinInput>(normalized->partitions[0]);
+  const auto& after = std::get<FilecoinInput>(decoded->partitions[0]);
+  EXPECT_EQ(after.partition, before.partition);
+  const auto& a = before.request->request();
+  const auto& b = after.request->request();
+  EXPECT_EQ(b.kind, a.kind);
+  EXPECT_EQ(b.proof_id, a.proof_id);
+  EXPECT_EQ(b.vanilla, a.vanilla);
+  EXPECT_EQ(b.randomness, a.randomness);
+  EXPECT_EQ(b.first_partition, a.first_partition);
+  // A malformed journal entry is an error, not a crash.
+  EXPECT_FALSE(request_from_json(R"({"kind":"window_post","params":"x","partitions":[{"filecoin":{"request":3}}]})").ok());
+}
+
+TEST(EngineFilecoin, AJobInTheJournalFinishesAfterARestart) {
+  const Sector s = sector();
+  ASSERT_TRUE(s.info.is_object());
+  TempDir dir;
+  const auto request = window_request(s);
+  JobId id = 0;
+  {
+    auto c = filecoin_config();
+    c.journal_path = dir.file("journal.db");
+    c.journal_sync_full = false;
+    // The device takes long enough that the engine stops before the proof is made.
+    c.devices.factory = with_faults(c.devices.factory, [](const DeviceDescriptor&, uint32_t) {
+      FaultPlan p;
+      p.delay = std::chrono::milliseconds(3000);
+      return p;
+    });
+    auto engine = Engine::create(c);
+    ASSERT_TRUE(engine.ok()) << engine.message();
+    auto submitted = (*engine)->submit(job_of(JobKind::window_post, request));
+    ASSERT_TRUE(submitted.ok()) << submitted.message();
+    id = *submitted;
+  }
+  auto c = filecoin_config();
+  c.journal_path = dir.file("journal.db");
+  auto engine = Engine::create(c);
+  ASSERT_TRUE(engine.ok()) << engine.message();
+  auto r = (*engine)->await(id, kLongWait);
+  ASSERT_TRUE(r.ok()) << r.message();
+  expect_official_verifies(*r, request);
+}
+
+TEST(EngineFilecoin, BadRequestsAreRefusedAtSubmit) {
+  const Sector s = sector();
+  ASSERT_TRUE(s.info.is_object());
+  auto engine = Engine::create(filecoin_config());
+  ASSERT_TRUE(engine.ok()) << engine.message();
+  // Another kind than the request's.
+  auto wrong = (*engine)->submit(job_of(JobKind::winning_post, window_request(s)));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.message().find("window_post"), std::string::npos) << wrong.message();
+  // A vanilla proof whose first challenge's leaf is changed (bytes 8 + 32 + 8 + 8 + 4 + 32: the
+  // first inclusion proof's leaf, after sector_id, comm_r, the counts and the root).
+  auto tampered = window_request(s);
+  tampered.vanilla[0][8 + 32 + 8 + 8 + 4 + 32] ^= 1;
+  auto bad = (*engine)->submit(job_of(JobKind::window_post, tampered));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("challenge 0"), std::string::npos) << bad.message();
+  // Truncated bytes.
+  auto truncated = window_request(s);
+  truncated.vanilla[0].resize(100);
+  EXPECT_FALSE((*engine)->submit(job_of(JobKind::window_post, truncated)).ok());
+}
+
+}  // namespace
+}  // namespace cuzk::engine
