@@ -186,7 +186,7 @@ Result<JobId> Journal::insert_job(const JobRequest& request, int64_t submitted_m
   return make_error("journal: no free job id after 8 draws");
 }
 
-Status Journal::write(JobId id, std::function<Status()> op) {
+Status Journal::write(JobId id, bool result, std::function<Status()> op) {
   std::lock_guard lock(mutex_);
   if (backlog_.empty()) {
     Status st = injected_fault();
@@ -196,10 +196,10 @@ Status Journal::write(JobId id, std::function<Status()> op) {
       return st;
     }
     backlog_error_ = st.message();
-    backlog_.push_back({id, std::move(op)});
+    backlog_.push_back({id, result, std::move(op)});
     return st;
   }
-  backlog_.push_back({id, std::move(op)});
+  backlog_.push_back({id, result, std::move(op)});
   if (auto st = flush_locked(); !st) return make_error(st.message() + " (held in memory, retried)");
   return {};
 }
@@ -257,7 +257,7 @@ size_t Journal::backlog() const {
 bool Journal::pending(JobId id) const {
   std::lock_guard lock(mutex_);
   for (const auto& h : backlog_)
-    if (h.id == id) return true;
+    if (h.id == id && h.result) return true;
   return false;
 }
 
@@ -270,7 +270,7 @@ Status Journal::save_partition(JobId id, uint32_t index, const Proof& proof, std
   const auto bytes = proof_to_bytes(proof);
   std::vector<uint8_t> in(inputs.size() * Fr::BYTES);
   for (size_t i = 0; i < inputs.size(); ++i) inputs[i].to_bytes_le(in.data() + i * Fr::BYTES);
-  return write(id, [this, id, index, bytes, in = std::move(in)] {
+  return write(id, true, [this, id, index, bytes, in = std::move(in)] {
     Statement s(db_, "INSERT OR REPLACE INTO partitions(job_id, idx, proof, inputs) VALUES(?1, ?2, ?3, ?4)");
     s.bind(1, int64_t(id)).bind(2, int64_t(index)).bind_blob(3, bytes).bind_blob(4, in);
     return run_done(s, "recording a partition proof");
@@ -278,7 +278,7 @@ Status Journal::save_partition(JobId id, uint32_t index, const Proof& proof, std
 }
 
 Status Journal::set_running(JobId id) {
-  return write(id, [this, id] {
+  return write(id, false, [this, id] {
     Statement s(db_, "UPDATE jobs SET state='running' WHERE id=?1 AND state='queued'");
     s.bind(1, int64_t(id));
     return run_done(s, "marking a job running");
@@ -287,18 +287,20 @@ Status Journal::set_running(JobId id) {
 
 Status Journal::finish_job(JobId id, JobState state, const std::string& error, const JobTimings& timings,
                            uint32_t retries, int64_t finished_ms, int64_t expires_ms) {
-  return write(id, [this, id, state, error, t = timings_to_json(timings), retries, finished_ms, expires_ms] {
-    Statement s(db_,
-                "UPDATE jobs SET state=?2, error=?3, timings=?4, retries=?5, finished_ms=?6, expires_ms=?7, "
-                "completions=completions+1 WHERE id=?1");
-    s.bind(1, int64_t(id)).bind(2, std::string(to_string(state))).bind(3, error).bind(4, t);
-    s.bind(5, int64_t(retries)).bind(6, finished_ms).bind(7, expires_ms);
-    return run_done(s, "recording a job's outcome");
-  });
+  return write(
+      id, true, [this, id, state, error, t = timings_to_json(timings), retries, finished_ms, expires_ms] {
+        Statement s(
+            db_,
+            "UPDATE jobs SET state=?2, error=?3, timings=?4, retries=?5, finished_ms=?6, expires_ms=?7, "
+            "completions=completions+1 WHERE id=?1");
+        s.bind(1, int64_t(id)).bind(2, std::string(to_string(state))).bind(3, error).bind(4, t);
+        s.bind(5, int64_t(retries)).bind(6, finished_ms).bind(7, expires_ms);
+        return run_done(s, "recording a job's outcome");
+      });
 }
 
 Status Journal::set_expiry(JobId id, int64_t expires_ms) {
-  return write(id, [this, id, expires_ms] {
+  return write(id, false, [this, id, expires_ms] {
     Statement s(db_, "UPDATE jobs SET expires_ms=?2 WHERE id=?1");
     s.bind(1, int64_t(id)).bind(2, expires_ms);
     return run_done(s, "setting a result's expiry");
@@ -306,7 +308,7 @@ Status Journal::set_expiry(JobId id, int64_t expires_ms) {
 }
 
 Status Journal::remove_job(JobId id) {
-  return write(id, [this, id] {
+  return write(id, false, [this, id] {
     Statement s(db_, "DELETE FROM jobs WHERE id=?1");
     s.bind(1, int64_t(id));
     return run_done(s, "removing a job");

@@ -89,7 +89,7 @@ class Journal {
   Status flush();
   bool healthy() const;            // nothing held, and the last write succeeded
   std::string last_error() const;  // of the oldest write still held; "" when healthy
-  bool pending(JobId id) const;
+  bool pending(JobId id) const;    // a held write of the job's result (a proof or its outcome)
   size_t backlog() const;
 
   // Drills and tests: while `fail()` returns true every write fails as on a full disk.
@@ -99,12 +99,14 @@ class Journal {
   explicit Journal(sqlite3* db) : db_(db) {}
   Status exec(const std::string& sql);
   // Runs `op` after the backlog, or holds it behind the backlog when the backlog (or `op`) fails.
-  Status write(JobId id, std::function<Status()> op);
+  // `result`: the write holds part of the job's result (a proof, the outcome): pending() counts it.
+  Status write(JobId id, bool result, std::function<Status()> op);
   Status flush_locked();
   Status injected_fault() const;
 
   struct Held {
     JobId id;
+    bool result;
     std::function<Status()> op;
   };
   sqlite3* db_;
