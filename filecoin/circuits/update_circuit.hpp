@@ -39,7 +39,9 @@ namespace cuzk::filecoin {
 struct UpdateChallengeWitness {
   Fr leaf_r_old = Fr::zero();
   Fr leaf_d_new = Fr::zero();
-  Fr leaf_r_new = Fr::zero();  // what label_r_new must compute
+  // What label_r_new computes in circuit: kept for the record, not read by synthesis (upstream
+  // asserts the equality; check_update_partition checks it before a circuit is made).
+  Fr leaf_r_new = Fr::zero();
   std::vector<std::vector<Fr>> path_r_old;
   std::vector<Fr> path_d_new;
   std::vector<std::vector<Fr>> path_r_new;
