@@ -1,7 +1,11 @@
 // `cuzk submit | await | remote-prove | cancel`: jobs on a cuzkd daemon.
 // (`cuzk prove` proves locally, in this process; `cuzk remote-prove` asks the daemon.)
+#include <unistd.h>
+#include <algorithm>
+
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "cli/client_common.hpp"
 #include "cli/commands.hpp"
@@ -18,10 +22,19 @@ milliseconds call_deadline(const ConnectArgs& c, milliseconds wait) {
 }
 
 // Waits for job `id` (forever when `timeout_s` < 0) in slices a proxy or load balancer will not cut.
+// A daemon that is away (restarting: its jobs resume from its journal) is asked again, with a
+// growing pause, until the timeout.
+// On a terminal, the wait shows its progress: partitions proved, and an ETA from their pace.
 int await_job(const server::Client& client, const ConnectArgs& c, uint64_t id, double timeout_s,
               const OutputArgs& out) {
-  constexpr milliseconds kSlice{60'000};
+  const bool progress = ::isatty(2) != 0;
+  const milliseconds kSlice{progress ? 2'000 : 60'000};
+  const auto started = std::chrono::steady_clock::now();
+  uint32_t shown = 0, first_seen = 0;
+  bool seen = false;
   const auto until = std::chrono::steady_clock::now() + milliseconds(int64_t(timeout_s * 1000));
+  milliseconds pause{250};
+  bool told = false;
   for (;;) {
     milliseconds wait = kSlice;
     if (timeout_s >= 0)
@@ -33,8 +46,42 @@ int await_job(const server::Client& client, const ConnectArgs& c, uint64_t id, d
     v1::JobResult resp;
     auto ctx = client.context(call_deadline(c, wait));
     auto st = client.stub->Await(ctx.get(), req, &resp);
+    const bool time_left = timeout_s < 0 || std::chrono::steady_clock::now() + pause < until;
+    if (st.error_code() == grpc::StatusCode::UNAVAILABLE && time_left) {
+      if (!told)
+        std::fprintf(stderr, "cuzk: the daemon is unavailable (%s); waiting for it to come back\n",
+                     server::describe(st).c_str());
+      told = true;
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, milliseconds(10'000));
+      continue;
+    }
     if (!st.ok()) return fail("await: " + server::describe(st));
+    if (resp.job_id() != id)
+      return fail("await: the daemon answered for job " + std::to_string(resp.job_id()) + ", not " +
+                  std::to_string(id));
+    if (told) std::fprintf(stderr, "cuzk: the daemon is back\n");
+    told = false;
+    pause = milliseconds(250);
     const bool pending = resp.state() == v1::JOB_STATE_QUEUED || resp.state() == v1::JOB_STATE_RUNNING;
+    if (progress && pending && resp.partitions() > 0) {
+      if (!seen) first_seen = resp.partitions_proved(), seen = true;
+      const uint32_t done = resp.partitions_proved(), total = resp.partitions();
+      if (done != shown || done == first_seen) {
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::string eta = "";
+        if (done > first_seen)
+          eta = ", about " + std::to_string(int(elapsed / (done - first_seen) * (total - done) + 0.5)) +
+                " s left";
+        std::fprintf(stderr, "\rjob %llu %s: %u/%u partitions proved (%u%%)%s   ",
+                     static_cast<unsigned long long>(id),
+                     resp.state() == v1::JOB_STATE_QUEUED ? "queued" : "running", done, total,
+                     total ? 100 * done / total : 0, eta.c_str());
+        shown = done;
+      }
+    }
+    if (progress && seen && !pending) std::fprintf(stderr, "\n");
     if (!pending || (timeout_s >= 0 && std::chrono::steady_clock::now() >= until))
       return report_result(resp, out);
   }
@@ -46,8 +93,10 @@ void register_client_jobs(CLI::App& app, int& status) {
   {
     auto c = std::make_shared<ConnectArgs>();
     auto j = std::make_shared<JobArgs>();
-    auto* cmd =
-        app.add_subcommand("submit", "Queue a job on a cuzkd daemon; prints its id (see `cuzk await`)");
+    auto* cmd = app.add_subcommand(
+        "submit",
+        "Queue a job on a cuzkd daemon; prints its id (see `cuzk await`). Exit 0: queued; 1: "
+        "refused (the message says why)");
     add_connect_options(cmd, *c);
     add_job_options(cmd, *j);
     cmd->callback([c, j, &status] {
@@ -93,7 +142,7 @@ void register_client_jobs(CLI::App& app, int& status) {
     auto* cmd = app.add_subcommand(
         "remote-prove",
         "Prove on a cuzkd daemon and wait: submit + await in one call (`cuzk prove` proves in this process "
-        "instead). Exit 4: the job failed or was cancelled");
+        "instead). Exit 0: proved; 1: refused or an error; 4: the job failed or was cancelled");
     add_connect_options(cmd, *c);
     add_job_options(cmd, *j);
     add_output_options(cmd, *o);

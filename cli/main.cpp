@@ -3,6 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/filecoin_commands.hpp"
+#include "server/flag_errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk: Groth16 prover over BLS12-381 (GPU and CPU)", "cuzk"};
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   cuzk::cli::register_client_jobs(app, status);
   cuzk::cli::register_client_admin(app, status);
 
+  app.failure_message(cuzk::server::flag_failure_message);
   CLI11_PARSE(app, argc, argv);
   return status;
 }

@@ -3,6 +3,7 @@
 //   * a snarkjs .zkey and .wtns (optionally --r1cs to check the witness before proving).
 // Every proof is checked with a pairing before it is written (skip with --no-verify).
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +57,14 @@ Result<groth16::ProvingKey> load_key(const ProveArgs& args, std::optional<Snarkj
     return groth16::proving_key_from_zkey(std::move(*zkey));
   }
   auto params = read_bellman_params(args.params_path, check);
-  if (!params) return params.error();
+  if (!params) {
+    // A snarkjs key given as --params fails deep in its first point; say what it is instead.
+    std::ifstream in(args.params_path, std::ios::binary);
+    char magic[4] = {};
+    if (in.read(magic, 4) && std::string(magic, 4) == "zkey")
+      return make_error(args.params_path + " is a snarkjs .zkey, not bellman parameters: give it as --zkey");
+    return params.error();
+  }
   return groth16::proving_key_from_bellman(std::move(*params));
 }
 
@@ -165,7 +173,9 @@ int run_prove(const ProveArgs& args) {
 
 void register_prove(CLI::App& app, int& status) {
   auto args = std::make_shared<ProveArgs>();
-  auto* cmd = app.add_subcommand("prove", "Make a Groth16 proof (bellman .params or snarkjs .zkey)");
+  auto* cmd = app.add_subcommand(
+      "prove",
+      "Make a Groth16 proof (bellman .params or snarkjs .zkey). Exit 0: proved (and checked); 1: an error");
   add_circuit_options(cmd, args->spec);
   cmd->add_option("--params", args->params_path, "bellman .params file")->check(CLI::ExistingFile);
   cmd->add_option("--zkey", args->zkey_path, "snarkjs .zkey file")->check(CLI::ExistingFile);

@@ -95,7 +95,9 @@ int run_setup(const SetupArgs& args) {
 
 void register_setup(CLI::App& app, int& status) {
   auto args = std::make_shared<SetupArgs>();
-  auto* cmd = app.add_subcommand("setup", "Generate Groth16 parameters (bellman .params/.vk) for a circuit");
+  auto* cmd = app.add_subcommand(
+      "setup",
+      "Generate Groth16 parameters (bellman .params/.vk) for a circuit. Exit 0: written; 1: an error");
   add_circuit_options(cmd, args->spec);
   cmd->add_option("--r1cs", args->r1cs_path, "A circom .r1cs file instead of a sample circuit")
       ->check(CLI::ExistingFile);

@@ -46,6 +46,38 @@ Result<std::vector<std::vector<Fr>>> parse_public_sets(const std::string& text) 
   return sets;
 }
 
+// Where a JSON text stops being JSON: "line L, column C: <parser's words>", or "" when it parses.
+std::string json_syntax_error(const std::string& text) {
+  try {
+    const auto parsed = nlohmann::json::parse(text);
+    (void)parsed;
+    return "";
+  } catch (const nlohmann::json::parse_error& e) {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    if (const auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    return "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column) + ": " +
+           what;
+  }
+}
+
+// A file that is not JSON, or JSON of another shape, is an input error (exit 1), not an invalid proof.
+Status check_json_file(const std::string& path, const std::string& text, const char* needs_key) {
+  if (auto syntax = json_syntax_error(text); !syntax.empty()) return make_error(path + ": " + syntax);
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  if (needs_key && (!doc.is_object() || !doc.contains(needs_key)))
+    return make_error(path + ": not a snarkjs proof (a JSON object with pi_a, pi_b, pi_c)");
+  return {};
+}
+
 // A proof file that was read but does not hold valid proof points (off the curve, outside the
 // subgroup, infinity, wrong length) is an invalid proof, not an input error: exit 3, like any proof
 // that fails the pairing check.
@@ -59,6 +91,7 @@ int run_verify(const VerifyArgs& args) {
   if (keys != 1) return fail("give exactly one of --vk, --params and --vk-json");
   auto public_text = read_text(args.public_path);
   if (!public_text) return fail(public_text.message());
+  if (auto st = check_json_file(args.public_path, *public_text, nullptr); !st) return fail(st.message());
   auto public_sets = parse_public_sets(*public_text);
   if (!public_sets) return fail(args.public_path + ": " + public_sets.message());
 
@@ -67,9 +100,11 @@ int run_verify(const VerifyArgs& args) {
   if (!args.vk_json_path.empty()) {
     auto text = read_text(args.vk_json_path);
     if (!text) return fail(text.message());
+    if (auto st = check_json_file(args.vk_json_path, *text, nullptr); !st) return fail(st.message());
     vk = parse_snarkjs_vk_json(*text);
     auto proof_text = read_text(args.proof_path);
     if (!proof_text) return fail(proof_text.message());
+    if (auto st = check_json_file(args.proof_path, *proof_text, "pi_a"); !st) return fail(st.message());
     auto proof = parse_snarkjs_proof_json(*proof_text);
     if (!proof) return invalid(args.proof_path + ": " + proof.message());
     proofs.push_back(*proof);
@@ -77,6 +112,10 @@ int run_verify(const VerifyArgs& args) {
     vk = read_bellman_vk(args.vk_path.empty() ? args.params_path : args.vk_path);
     auto bytes = read_file_bytes(args.proof_path);
     if (!bytes) return fail(bytes.message());
+    if (bytes->empty() || bytes->size() % 192 != 0)
+      return fail(args.proof_path + ": " + std::to_string(bytes->size()) +
+                  " bytes is not a whole number of 192-byte bellman proofs (a snarkjs JSON proof goes with "
+                  "--vk-json)");
     auto parsed = read_proofs(*bytes);
     if (!parsed) return invalid(args.proof_path + ": " + parsed.message());
     proofs = std::move(*parsed);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/engine_impl.hpp"
+#include "engine/input_shape.hpp"
 
 namespace cuzk::engine {
 
@@ -53,6 +54,13 @@ Engine::Impl::~Impl() {
   done_cv_.notify_all();
   wake_budgets();
   for (auto& t : threads_) t.join();
+  if (journal && !journal->healthy()) {
+    if (auto st = journal->flush(); !st)
+      log->error(
+          "event=journal_writes_lost writes={} error=\"{}\" note=\"their jobs' results were not handed out; "
+          "those jobs run again at the next start\"",
+          journal->backlog(), st.message());
+  }
   log->info("event=engine_stopped");
 }
 
@@ -94,10 +102,12 @@ Status Engine::Impl::start() {
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
   if (!config.journal_path.empty()) {
-    auto j = Journal::open(config.journal_path, config.journal_sync_full);
+    auto j = Journal::open(config.journal_path, config.journal_sync_full, config.journal_lock);
     if (!j) return j.error();
     journal = std::move(*j);
+    if (config.journal_write_fault) journal->set_write_fault(config.journal_write_fault);
     if (auto st = resume_from_journal(); !st) return st;
+    threads_.emplace_back([this] { journal_flusher(); });
   }
   log->info(
       "event=engine_started host_budget={} devices={} synthesis_workers={} synthesis_threads={} journal={}",
@@ -123,6 +133,7 @@ Status Engine::Impl::resume_from_journal() {
   for (auto& s : *stored) {
     auto job = std::make_shared<JobRecord>();
     job->id = s.id;
+    job->seq = next_seq_++;  // load_all() gives the jobs oldest first
     job->request = std::move(s.request);
     job->priority = job->request.priority.value_or(default_priority(job->request.kind));
     job->submitted_ms = s.submitted_ms;
@@ -195,6 +206,16 @@ Result<JobId> Engine::Impl::submit(JobRequest request) {
       return make_error("submit: no device is in service (all " + std::to_string(devices.size()) +
                         " are quarantined); release one first");
   }
+  // A partition that alone needs more host memory than the budget could never be admitted: refuse
+  // the job now, before anything is allocated for it.
+  for (size_t i = 0; i < r.partitions.size(); ++i) {
+    auto shape = estimate_input(r.partitions[i]);
+    if (!shape) return make_error("submit: partition " + std::to_string(i) + ": " + shape.message());
+    if (shape->host_bytes > host->capacity())
+      return make_error("submit: partition " + std::to_string(i) + ": synthesizing it takes about " +
+                        format_bytes(shape->host_bytes) + " of host memory, more than the host budget (" +
+                        format_bytes(host->capacity()) + ", host_memory_budget)");
+  }
   auto job = std::make_shared<JobRecord>();
   job->request = r;
   job->priority = *r.priority;
@@ -204,18 +225,23 @@ Result<JobId> Engine::Impl::submit(JobRequest request) {
   job->public_inputs.resize(n);
   if (journal) {
     auto id = journal->insert_job(r, job->submitted_ms);
-    if (!id) return make_error("submit: " + id.message());
+    if (!id) {
+      if (!journal->healthy()) journal_failed(0, id.error());
+      return make_error("submit: the job is not accepted: " + id.message());
+    }
     job->id = *id;
-  }
-  if (!journal) {
+  } else {
+    // Random like the journal's: an id of an earlier run never names a job of this one.
     std::lock_guard lock(mu_);
-    job->id = next_id_++;
+    do job->id = random_job_id();
+    while (jobs_.count(job->id));
   }
   log->info("{} event=submitted kind={} priority={} partitions={} params={} client={}", job_context(job->id),
             to_string(r.kind), to_string(job->priority), n, r.params, r.client.empty() ? "-" : r.client);
   emit({EngineEvent::Type::submitted, job->id, -1, -1, -1, job->priority, {}});
   {
     std::lock_guard lock(mu_);
+    job->seq = next_seq_++;
     jobs_[job->id] = job;
     for (uint32_t i = 0; i < n; ++i) {
       auto item = std::make_unique<WorkItem>();
@@ -253,8 +279,17 @@ Result<JobResult> Engine::Impl::await(JobId id, std::chrono::milliseconds timeou
   if (it == jobs_.end())
     return make_error("job " + std::to_string(id) + " is unknown (never submitted, or its result expired)");
   std::shared_ptr<JobRecord> job = it->second;
-  done_cv_.wait_for(lock, timeout, [&] { return is_terminal(job->state) || stopping_; });
+  done_cv_.wait_for(lock, timeout,
+                    [&] { return (is_terminal(job->state) && !journal_pending(id)) || stopping_; });
   JobResult r = result_of(*job);
+  if (is_terminal(job->state) && journal_pending(id)) {
+    // Not handed out before the journal holds it: a result handed out is never proved again.
+    r.state = JobState::running;
+    r.proofs.clear();
+    r.public_inputs.clear();
+    r.error.clear();
+    return r;
+  }
   if (!is_terminal(job->state) || job->fetched) return r;
   job->fetched = true;
   const int64_t grace = unix_ms_now() + int64_t(config.fetched_result_grace.count()) * 1000;
@@ -262,9 +297,40 @@ Result<JobResult> Engine::Impl::await(JobId id, std::chrono::milliseconds timeou
   const int64_t expires = job->expires_ms;
   lock.unlock();
   if (journal)
-    if (auto st = journal->set_expiry(id, expires); !st)
-      log->warn("{} event=journal_error error=\"{}\"", job_context(id), st.message());
+    if (auto st = journal->set_expiry(id, expires); !st) journal_failed(id, st);
   return r;
+}
+
+Status Engine::Impl::check_owner(JobId id, const std::string& owner) const {
+  std::lock_guard lock(mu_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end() || it->second->request.owner != owner)
+    return make_error("job " + std::to_string(id) + " is unknown (never submitted, or its result expired)");
+  return {};
+}
+
+void Engine::Impl::journal_failed(JobId id, const Status& st) {
+  if (!journal_failing_.exchange(true))
+    log->error(
+        "{} event=journal_write_failed error=\"{}\" note=\"no new jobs and no results handed out until the "
+        "journal can be written (retried every half second); accepted jobs go on\"",
+        job_context(id), st.message());
+}
+
+void Engine::Impl::journal_flusher() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    work_cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping_.load(); });
+    if (stopping_ || !journal_failing_) continue;
+    lock.unlock();
+    const Status st = journal->flush();
+    lock.lock();
+    if (!st) continue;
+    journal_failing_ = false;
+    log->info("event=journal_recovered note=\"held writes made; intake and dispatch resume\"");
+    done_cv_.notify_all();
+    work_cv_.notify_all();
+  }
 }
 
 Status Engine::Impl::cancel(JobId id) {
@@ -326,6 +392,10 @@ EngineStatus Engine::Impl::status() {
   s.buffer_sets_idle = buffers->idle();
   s.buffer_idle_bytes = buffers->idle_bytes();
   s.paused = paused_;
+  if (journal && journal_failing_) {
+    s.journal_backlog = journal->backlog();
+    s.journal_error = journal->last_error();
+  }
   for (const auto& d : devices) {
     DeviceStatus ds;
     ds.index = d->desc.index;
@@ -393,7 +463,7 @@ void Engine::Impl::after_close(const std::shared_ptr<JobRecord>& job) {
   }
   if (journal)
     if (auto st = journal->finish_job(job->id, state, error, timings, retries, unix_ms_now(), expires); !st)
-      log->warn("{} event=journal_error error=\"{}\"", job_context(job->id), st.message());
+      journal_failed(job->id, st);
   const auto level = state == JobState::done ? spdlog::level::info : spdlog::level::warn;
   log->log(
       level,
@@ -463,6 +533,7 @@ Result<JobResult> Engine::await(JobId id, std::chrono::milliseconds timeout) {
   return impl_->await(id, timeout);
 }
 Status Engine::cancel(JobId id) { return impl_->cancel(id); }
+Status Engine::check_owner(JobId id, const std::string& owner) const { return impl_->check_owner(id, owner); }
 EngineStatus Engine::status() const { return impl_->status(); }
 
 Result<SynthesizedPartition> Engine::synthesize(const std::string& name, const PartitionInput& input) {

@@ -20,6 +20,7 @@
 
 #include "common/result.hpp"
 #include "engine/devices.hpp"
+#include "engine/file_lock.hpp"
 #include "engine/job.hpp"
 #include "engine/log.hpp"
 #include "engine/status.hpp"
@@ -67,6 +68,8 @@ struct EngineConfig {
   // SQLite journal; empty: none (queued jobs are lost on restart).
   std::string journal_path;
   bool journal_sync_full = true;  // fsync each commit (survives power loss, not only crashes)
+  // The journal's lock when the caller took it already (Journal::open); otherwise the engine does.
+  std::shared_ptr<FileLock> journal_lock;
 
   uint64_t host_memory_budget = 0;  // bytes for partitions and parameter sets; 0: 3/4 of physical RAM
   unsigned synthesis_workers = 2;   // partitions synthesized at once (memory permitting)
@@ -117,6 +120,9 @@ struct EngineConfig {
 
   bool start_paused = false;  // accept and journal jobs, but dispatch nothing until resume()
 
+  // Drills and tests: while it returns true, every journal write fails as on a full disk.
+  std::function<bool()> journal_write_fault;
+
   Logger logger;  // default: stderr
   std::function<void(const EngineEvent&)> observer;
 };
@@ -140,6 +146,9 @@ class Engine {
   // Cancels a queued or running job: its waiters wake at once; partitions in flight are dropped
   // at their next stage. Cancelling a finished job is an error.
   Status cancel(JobId id);
+  // OK when job `id` exists and belongs to `owner` (JobRequest::owner); otherwise the same error
+  // as for a job that does not exist, so that no client learns of another's jobs.
+  Status check_owner(JobId id, const std::string& owner) const;
 
   EngineStatus status() const;
 

@@ -26,6 +26,7 @@ int64_t unix_ms_now();
 
 struct JobRecord {
   JobId id = 0;
+  uint64_t seq = 0;    // submission order (ids are random): the age that orders queues and waiters
   JobRequest request;  // normalized
   Priority priority = Priority::normal;
   JobState state = JobState::queued;
@@ -39,7 +40,7 @@ struct JobRecord {
   int64_t submitted_ms = 0, expires_ms = 0;
   bool fetched = false;
 
-  WaitKey wait_key() const { return {uint8_t(priority), id}; }
+  WaitKey wait_key() const { return {uint8_t(priority), seq}; }
 };
 
 // One partition of one job on its way through the pipeline.
@@ -55,9 +56,9 @@ struct WorkItem {
 };
 using WorkPtr = std::unique_ptr<WorkItem>;
 
-// Queue order: priority (highest first), job id (oldest first), partition.
-using QueueKey = std::tuple<int, JobId, uint32_t>;
-inline QueueKey queue_key(const WorkItem& w) { return {-int(w.job->priority), w.job->id, w.partition}; }
+// Queue order: priority (highest first), submission (oldest first), partition.
+using QueueKey = std::tuple<int, uint64_t, uint32_t>;
+inline QueueKey queue_key(const WorkItem& w) { return {-int(w.job->priority), w.job->seq, w.partition}; }
 
 struct DeviceState {
   DeviceDescriptor desc;
@@ -80,6 +81,7 @@ struct Engine::Impl {
   Result<JobId> submit(JobRequest request);
   Result<JobResult> await(JobId id, std::chrono::milliseconds timeout);
   Status cancel(JobId id);
+  Status check_owner(JobId id, const std::string& owner) const;
   EngineStatus status();
   void sweep_expired();
   JobResult result_of(const JobRecord& job) const;  // mu_ held
@@ -104,6 +106,12 @@ struct Engine::Impl {
   void fail_all_without_devices_locked(std::vector<std::shared_ptr<JobRecord>>& closed,
                                        std::vector<WorkPtr>& drop);
   void wake_budgets();
+  // A journal write failed (held in its backlog): intake stops, and results are held, until it is
+  // written.
+  void journal_failed(JobId id, const Status& st);
+  // Retries the journal's backlog now and then while it holds writes (its own thread).
+  void journal_flusher();
+  bool journal_pending(JobId id) const { return journal && journal_failing_ && journal->pending(id); }
   bool abandoned(const JobRecord& job) const { return stopping_.load() || job.closed.load(); }
 
   // The threads of one synthesis, counted among the running ones while it lives: the configured
@@ -138,8 +146,9 @@ struct Engine::Impl {
   uint32_t synthesizing_ = 0, proving_ = 0;
   size_t partitions_ahead = 0;  // EngineConfig::max_partitions_ahead resolved
   uint64_t jobs_done_ = 0, jobs_failed_ = 0, jobs_cancelled_ = 0;
-  JobId next_id_ = 1;  // without a journal
   bool paused_ = false;
+  uint64_t next_seq_ = 1;                     // JobRecord::seq; mu_ held
+  std::atomic<bool> journal_failing_{false};  // the journal holds writes it could not make
   std::atomic<bool> stopping_{false};
   std::atomic<unsigned> syntheses_running_{0};
   const unsigned hardware_threads = std::max(1u, std::thread::hardware_concurrency());

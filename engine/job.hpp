@@ -82,7 +82,10 @@ struct JobRequest {
   // kind's partition count.
   std::vector<PartitionInput> partitions;
   std::optional<uint64_t> randomness_seed;  // deterministic (r, s) per partition: tests only
-  std::string client;                       // who submitted it, for logs
+  std::string client;                       // who submitted it, for logs (as the client says)
+  // The authenticated client that owns the job (the daemon's token name); only it may await or
+  // cancel the job. "": no authentication.
+  std::string owner;
 };
 
 // Checks a request and returns it in its canonical form: priority filled in, partitions expanded

@@ -15,6 +15,7 @@ std::string request_to_json(const JobRequest& r) {
   j["params"] = r.params;
   if (r.randomness_seed) j["randomness_seed"] = *r.randomness_seed;
   if (!r.client.empty()) j["client"] = r.client;
+  if (!r.owner.empty()) j["owner"] = r.owner;
   json parts = json::array();
   FilecoinJsonWriter filecoin;
   for (const auto& p : r.partitions) {
@@ -56,6 +57,7 @@ Result<JobRequest> request_from_json(const std::string& text) {
     r.params = j.at("params").get<std::string>();
     if (j.contains("randomness_seed")) r.randomness_seed = j.at("randomness_seed").get<uint64_t>();
     if (j.contains("client")) r.client = j.at("client").get<std::string>();
+    if (j.contains("owner")) r.owner = j.at("owner").get<std::string>();
     auto filecoin = FilecoinJsonReader::from(j.value("filecoin_requests", json::array()));
     if (!filecoin) return filecoin.error();
     for (const auto& e : j.at("partitions")) {

@@ -21,6 +21,7 @@ std::string status_to_json(const EngineStatus& s) {
   j["partition_buffers"] = {
       {"made", s.buffer_sets_made}, {"idle", s.buffer_sets_idle}, {"idle_bytes", s.buffer_idle_bytes}};
   j["paused"] = s.paused;
+  j["journal"] = {{"backlog", s.journal_backlog}, {"error", s.journal_error}};
   j["devices"] = nlohmann::json::array();
   for (const auto& d : s.devices)
     j["devices"].push_back({{"index", d.index},

@@ -34,6 +34,10 @@ struct EngineStatus {
   // Partition buffer sets (engine/partition_buffers.hpp): made since start, idle now, their bytes.
   uint64_t buffer_sets_made = 0, buffer_sets_idle = 0, buffer_idle_bytes = 0;
   bool paused = false;
+  // Journal writes held in memory because the file cannot be written (a full disk), and the error;
+  // while any is held the engine takes no new job and hands out no result (engine/journal.hpp).
+  uint64_t journal_backlog = 0;
+  std::string journal_error;
   std::vector<DeviceStatus> devices;
   std::vector<ParamSetStatus> params;
 };

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "engine/engine_impl.hpp"
+#include "engine/input_shape.hpp"
 #include "engine/thread_priority.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
@@ -81,13 +82,24 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   // partition waits for the budget is taken too, never dropped to make room for a new one: making
   // a set costs seconds of page mapping and pinning, and stalls the device workers while it pins.
   const PartitionInput& input = job->request.partitions.at(item->partition);
+  // The input's own shape, before anything is allocated for it: rows the domain cannot hold fail
+  // the job now, and synthesis is admitted for the larger of its own peak and the pooled vectors.
+  auto estimate = estimate_input(input);
+  if (estimate && estimate->rows > (**lease).key->domain_size)
+    estimate = make_error("the partition does not fit parameter set '" + (**lease).name + "': about " +
+                          std::to_string(estimate->rows) + " constraint rows, more than its domain of " +
+                          std::to_string((**lease).key->domain_size));
+  if (!estimate) {
+    fail_job(job, "partition " + std::to_string(item->partition) + ": " + estimate.message());
+    return false;
+  }
   const bool pooled = uses_pooled_buffers(input);
   const BufferShape shape = buffer_shape(**lease, input);
   PartitionBuffers buffers;
   if (pooled) buffers = this->buffers->take_idle(shape);
-  const uint64_t bytes =
-      partition_host_bytes(**lease, partition_extras(input, **lease, config.devices.h_on_device)) -
-      buffers.bytes();
+  const uint64_t vectors =
+      partition_host_bytes(**lease, partition_extras(input, **lease, config.devices.h_on_device));
+  const uint64_t bytes = std::max(vectors, estimate->host_bytes) - std::min(buffers.bytes(), vectors);
   auto reservation = host->acquire(bytes, job->wait_key(), who, abandon, [&](uint64_t short_by) -> uint64_t {
     if (pooled && !buffers.held()) {
       buffers = this->buffers->take_idle(shape);
@@ -113,7 +125,8 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
     }
     job->timings.param_load_ms += load_ms;
   }
-  if (first_admission && journal) (void)journal->set_running(job->id);
+  if (first_admission && journal)
+    if (auto st = journal->set_running(job->id); !st) journal_failed(job->id, st);
   emit({EngineEvent::Type::admitted, job->id, int(item->partition), -1, -1, job->priority, {}});
 
   const auto start = Clock::now();
@@ -318,8 +331,7 @@ void Engine::Impl::partition_done(WorkPtr item, const Proof& proof) {
   item.reset();             // the host reservation and the parameter lease go back now
   if (job->closed) return;  // (a stopping engine still journals the proof: it is not redone on restart)
   if (journal)
-    if (auto st = journal->save_partition(job->id, p, proof, inputs); !st)
-      log->warn("{} event=journal_error error=\"{}\"", job_context(job->id, int(p)), st.message());
+    if (auto st = journal->save_partition(job->id, p, proof, inputs); !st) journal_failed(job->id, st);
   bool complete = false;
   {
     std::lock_guard lock(mu_);

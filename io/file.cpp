@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -26,12 +28,22 @@ struct FdGuard {
 
 }  // namespace
 
-Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
-  FdGuard fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+Result<int> open_regular_file(const std::filesystem::path& path) {
+  // O_NONBLOCK: opening a FIFO with no writer (or a device) must not wait; a regular file ignores it.
+  FdGuard fd{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)};
   if (fd.fd < 0) return make_error("cannot open " + path.string() + ": " + errno_text());
   struct stat st;
   if (::fstat(fd.fd, &st) != 0) return make_error("cannot stat " + path.string() + ": " + errno_text());
   if (!S_ISREG(st.st_mode)) return make_error(path.string() + " is not a regular file");
+  return std::exchange(fd.fd, -1);
+}
+
+Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
+  auto opened = open_regular_file(path);
+  if (!opened.ok()) return opened.error();
+  FdGuard fd{*opened};
+  struct stat st;
+  if (::fstat(fd.fd, &st) != 0) return make_error("cannot stat " + path.string() + ": " + errno_text());
   const size_t size = size_t(st.st_size);
   if (size == 0) return MappedFile(nullptr, 0);
   void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.fd, 0);
@@ -72,20 +84,47 @@ Result<std::vector<uint8_t>> read_file_bytes(const std::filesystem::path& path) 
 
 namespace {
 constexpr size_t kWriteBuffer = size_t(8) << 20;
+
+std::string random_suffix() {
+  static std::atomic<uint64_t> counter{0};
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), ".tmp-%d-%llu", int(::getpid()),
+                static_cast<unsigned long long>(counter.fetch_add(1)));
+  return buf;
+}
+
 }  // namespace
 
-Result<FileWriter> FileWriter::create(const std::filesystem::path& path) {
+Result<FileWriter> FileWriter::create(const std::filesystem::path& given) {
   FileWriter w;
+  std::filesystem::path path = given;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    path = std::filesystem::canonical(given, ec);
+    if (ec) return make_error("cannot write " + given.string() + ": a symbolic link to nothing");
+  }
   w.path_ = path;
-  w.tmp_ = path.string() + ".tmp";
-  w.fd_ = ::open(w.tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (w.fd_ < 0) return make_error("cannot create " + w.tmp_.string() + ": " + errno_text());
   w.buffer_.reserve(kWriteBuffer);
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return make_error("cannot write " + given.string() + ": it is a folder");
+    // A device or a FIFO: written in place (a FIFO needs its reader now).
+    w.fd_ = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (w.fd_ < 0) return make_error("cannot write " + given.string() + ": " + errno_text());
+    ::fcntl(w.fd_, F_SETFL, ::fcntl(w.fd_, F_GETFL) & ~O_NONBLOCK);
+    w.through_ = true;
+    w.tmp_ = path;
+    return w;
+  }
+  w.tmp_ = path.string() + random_suffix();
+  w.fd_ = ::open(w.tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (w.fd_ < 0) return make_error("cannot create " + w.tmp_.string() + ": " + errno_text());
   return w;
 }
 
 FileWriter::FileWriter(FileWriter&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
+      through_(other.through_),
       path_(std::move(other.path_)),
       tmp_(std::move(other.tmp_)),
       buffer_(std::move(other.buffer_)) {}
@@ -94,6 +133,7 @@ FileWriter& FileWriter::operator=(FileWriter&& other) noexcept {
   if (this != &other) {
     abandon();
     fd_ = std::exchange(other.fd_, -1);
+    through_ = other.through_;
     path_ = std::move(other.path_);
     tmp_ = std::move(other.tmp_);
     buffer_ = std::move(other.buffer_);
@@ -106,7 +146,7 @@ FileWriter::~FileWriter() { abandon(); }
 void FileWriter::abandon() {
   if (fd_ < 0) return;
   ::close(fd_);
-  ::unlink(tmp_.c_str());
+  if (!through_) ::unlink(tmp_.c_str());
   fd_ = -1;
 }
 
@@ -140,6 +180,11 @@ Status FileWriter::flush() {
 Status FileWriter::commit() {
   if (fd_ < 0) return make_error("commit of a file that is not open");
   CUZK_TRY_STATUS(flush());
+  if (through_) {  // a device or a FIFO: nothing to sync or rename
+    const int rc = ::close(std::exchange(fd_, -1));
+    if (rc != 0) return make_error("cannot write " + path_.string() + ": " + errno_text());
+    return Status::Ok();
+  }
   if (::fsync(fd_) != 0) return make_error("cannot sync " + tmp_.string() + ": " + errno_text());
   if (::close(fd_) != 0) {
     fd_ = -1;

@@ -40,9 +40,14 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-// Writes a file through a buffer, to "<path>.tmp" first; commit() flushes, syncs and renames it to
-// the real name, so that a crash or an error never leaves a half-written key under that name.
-// Destroying an uncommitted writer removes the temporary file.
+// Writes a file through a buffer, to a fresh "<path>.tmp-<random>" first (created exclusively, never
+// through a link); commit() flushes, syncs and renames it to the real name, so that a crash or an
+// error never leaves a half-written key under that name. Destroying an uncommitted writer removes
+// the temporary file.
+//
+// What is at the name decides how: a symbolic link is followed (the link stays, its target gets
+// the file); an existing special file (a device, a FIFO) is written through in place, never
+// replaced by a regular file; a folder is an error.
 class FileWriter {
  public:
   static Result<FileWriter> create(const std::filesystem::path& path);
@@ -63,9 +68,14 @@ class FileWriter {
   void abandon();
 
   int fd_ = -1;
+  bool through_ = false;  // writing an existing special file in place
   std::filesystem::path path_, tmp_;
   std::vector<uint8_t> buffer_;
 };
+
+// Opens `path` for reading without blocking on a FIFO or a device, and only when it is a regular
+// file; the descriptor (close it) or an error naming the path.
+Result<int> open_regular_file(const std::filesystem::path& path);
 
 // Reads a whole (small) file into memory; for JSON and other files that are parsed once.
 Result<std::vector<uint8_t>> read_file_bytes(const std::filesystem::path& path);

@@ -1,5 +1,6 @@
 #include "server/config.hpp"
 
+#include <sys/stat.h>
 #include <toml++/toml.h>
 
 #include <cctype>
@@ -186,6 +187,10 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   CUZK_TRY_STATUS(d.get_string("tls_key", c.tls_key));
   CUZK_TRY_STATUS(d.get_string("token", c.token));
   CUZK_TRY_STATUS(d.get_string("token_file", c.token_file));
+  CUZK_TRY_STATUS(d.get_string("clients_file", c.clients_file));
+  CUZK_TRY_STATUS(d.get_bool("allow_plaintext_tcp", c.allow_plaintext_tcp));
+  CUZK_TRY_STATUS(d.get_strings("params_dirs", c.params_dirs));
+  CUZK_TRY_STATUS(d.get_strings("input_dirs", c.input_dirs));
   CUZK_TRY_STATUS(d.get_size("max_message_bytes", c.max_message_bytes));
   CUZK_TRY_STATUS(d.get_uint("shutdown_grace_s", c.shutdown_grace_s));
   CUZK_TRY_STATUS(d.get_string("spool_dir", c.spool_dir));
@@ -256,6 +261,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   if (!testing) return testing.error();
   Table ts(*testing, "testing");
   CUZK_TRY_STATUS(ts.get_uint("device_delay_ms", c.device_delay_ms));
+  CUZK_TRY_STATUS(ts.get_string("journal_write_fault_file", c.journal_write_fault_file));
   CUZK_TRY_STATUS(ts.finish());
   return {};
 }
@@ -345,21 +351,76 @@ Status apply_overrides(const ConfigOverrides& o, DaemonConfig& c) {
   return {};
 }
 
+namespace {
+
+// A secret's file: readable, and a warning when others may read it too.
+Result<std::string> read_secret_file(const std::string& path, const char* what,
+                                     std::vector<std::string>& warnings) {
+  std::ifstream in(path);
+  if (!in) return make_error(std::string("cannot read the ") + what + " " + path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0)
+    warnings.push_back(std::string("the ") + what + " " + path + " can be read by other users (mode " +
+                       std::to_string((st.st_mode >> 6) & 7) + std::to_string((st.st_mode >> 3) & 7) +
+                       std::to_string(st.st_mode & 7) + "): chmod 600 it");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+Status read_tokens(DaemonConfig& c) {
+  c.effective_token = c.token;
+  if (!c.token_file.empty()) {
+    auto text = read_secret_file(c.token_file, "token file", c.warnings);
+    if (!text) return text.error();
+    c.effective_token = trim(text->substr(0, text->find('\n')));
+    if (c.effective_token.empty()) return make_error("the token file " + c.token_file + " is empty");
+  }
+  c.client_tokens.clear();
+  if (!c.effective_token.empty()) c.client_tokens.emplace_back("default", c.effective_token);
+  if (c.clients_file.empty()) return {};
+  auto text = read_secret_file(c.clients_file, "clients file", c.warnings);
+  if (!text) return text.error();
+  std::istringstream lines(*text);
+  size_t n = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++n;
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    const auto space = line.find_first_of(" \t");
+    const std::string where = c.clients_file + ":" + std::to_string(n);
+    if (space == std::string::npos) return make_error(where + ": a line is \"NAME TOKEN\"");
+    const std::string name = line.substr(0, space), token = trim(line.substr(space));
+    for (char ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.')
+        return make_error(where + ": a client name is letters, digits, '-', '_' and '.'");
+    for (const auto& [other_name, other_token] : c.client_tokens) {
+      if (other_name == name) return make_error(where + ": client " + name + " is listed twice");
+      if (other_token == token) return make_error(where + ": client " + name + " shares another's token");
+    }
+    c.client_tokens.emplace_back(name, token);
+  }
+  if (c.client_tokens.empty()) return make_error("the clients file " + c.clients_file + " names no client");
+  return {};
+}
+
+}  // namespace
+
 Status resolve(DaemonConfig& c) {
   if (c.listen.empty()) return make_error("no listen address (daemon.listen or --listen)");
   for (const auto& l : c.listen)
     if (l.empty()) return make_error("an empty listen address");
   if (c.tls_cert.empty() != c.tls_key.empty()) return make_error("TLS needs both tls_cert and tls_key");
   if (!c.token.empty() && !c.token_file.empty()) return make_error("give token or token_file, not both");
-  c.effective_token = c.token;
-  if (!c.token_file.empty()) {
-    std::ifstream in(c.token_file);
-    if (!in) return make_error("cannot read the token file " + c.token_file);
-    std::getline(in, c.effective_token);
-    while (!c.effective_token.empty() && std::isspace(static_cast<unsigned char>(c.effective_token.back())))
-      c.effective_token.pop_back();
-    if (c.effective_token.empty()) return make_error("the token file " + c.token_file + " is empty");
-  }
+  c.warnings.clear();
+  CUZK_TRY_STATUS(read_tokens(c));
   if (c.max_message_bytes < 4096 || c.max_message_bytes > (uint64_t(2) << 30) - 1)
     return make_error("max_message_bytes must be between 4 KiB and 2 GiB");
   if (c.devices.empty()) return make_error("no devices configured");

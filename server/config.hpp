@@ -28,6 +28,18 @@ struct DaemonConfig {
   std::string http_listen = "127.0.0.1:9821";                      // "" disables /metrics etc.
   std::string tls_cert, tls_key;                                   // PEM paths; both or neither
   std::string token, token_file;                                   // bearer token; at most one
+  // Several clients, each with its own token: "NAME TOKEN" lines. A job belongs to the client that
+  // submitted it: only that client may await or cancel it.
+  std::string clients_file;
+  // Plain TCP beyond loopback (no TLS): refused unless set, since a token then crosses the network
+  // in clear and is checked only after the request is read.
+  bool allow_plaintext_tcp = false;
+  // Folders whose files clients may name as parameter sets (besides the sets loaded at start);
+  // default: the folders of [params] preload.
+  std::vector<std::string> params_dirs;
+  // Folders whose files clients may name as circom witnesses and circuits (circom_files); default:
+  // none (upload the bytes instead).
+  std::vector<std::string> input_dirs;
   uint64_t max_message_bytes = uint64_t(512) << 20;
   uint32_t shutdown_grace_s = 120;  // SIGTERM: time for partitions in flight to finish
   std::string spool_dir;            // uploaded witnesses; default: <journal>.spool, or a temp folder
@@ -72,9 +84,15 @@ struct DaemonConfig {
 
   // [testing]: drills and tests only
   uint32_t device_delay_ms = 0;  // every device call sleeps this long first
+  // While this file exists every journal write fails as on a full disk (a drill).
+  std::string journal_write_fault_file;
 
   // The token in force (from `token` or `token_file`), read by resolve().
   std::string effective_token;
+  // Every client's token by name (resolve()): "default" for token/token_file, then clients_file's.
+  std::vector<std::pair<std::string, std::string>> client_tokens;
+  // Things resolve() found worth a warning at start (a token file others can read).
+  std::vector<std::string> warnings;
 };
 
 // "96G", "512M", "4096K", "1T" (powers of 1024) or a plain byte count.

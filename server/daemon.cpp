@@ -1,6 +1,8 @@
 #include "server/daemon.hpp"
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/security/server_credentials.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -24,9 +26,34 @@ Result<std::string> read_text(const std::string& path, const char* what) {
   return s.str();
 }
 
-bool is_loopback_or_unix(const std::string& address) {
-  return address.rfind("unix:", 0) == 0 || address.rfind("127.", 0) == 0 ||
-         address.rfind("localhost:", 0) == 0 || address.rfind("[::1]:", 0) == 0;
+bool is_unix(const std::string& address) { return address.rfind("unix:", 0) == 0; }
+
+bool is_loopback(const std::string& address) {
+  return address.rfind("127.", 0) == 0 || address.rfind("localhost:", 0) == 0 ||
+         address.rfind("[::1]:", 0) == 0 || address.rfind("ipv4:127.", 0) == 0;
+}
+
+// The file of "unix:///abs/path", "unix:rel/path" or "unix:/abs/path".
+std::string socket_path(const std::string& address) {
+  std::string rest = address.substr(5);
+  if (rest.rfind("//", 0) == 0) rest = rest.substr(2);
+  return rest;
+}
+
+// The folders of the parameter files loaded at start: where clients may name others by default.
+std::vector<std::string> default_params_dirs(const DaemonConfig& c) {
+  std::vector<std::string> dirs;
+  for (const auto& p : c.preload) {
+    const auto parent = std::filesystem::path(p).parent_path();
+    dirs.push_back(parent.empty() ? "." : parent.string());
+  }
+  return dirs;
+}
+
+// /status without the host's file paths: parameter sets by file name only.
+engine::EngineStatus without_paths(engine::EngineStatus s) {
+  for (auto& p : s.params) p.name = std::filesystem::path(p.name).filename().string();
+  return s;
 }
 
 std::string default_spool(const DaemonConfig& c) {
@@ -37,11 +64,41 @@ std::string default_spool(const DaemonConfig& c) {
 
 }  // namespace
 
+Status Daemon::take_locks() {
+  const DaemonConfig& c = config_;
+  if (!c.journal.empty()) {
+    auto lock = engine::FileLock::acquire(c.journal + ".lock", "the journal " + c.journal);
+    if (!lock) return lock.error();
+    journal_lock_ = std::make_shared<engine::FileLock>(std::move(*lock));
+  }
+  for (const auto& address : c.listen) {
+    if (!is_unix(address)) continue;
+    const std::string path = socket_path(address);
+    const auto folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+      return make_error(
+          "cannot listen on " + address + ": the folder " + folder.string() +
+          " does not exist (create it, e.g. systemd's RuntimeDirectory=cuzk, or give --listen)");
+    auto lock = engine::FileLock::acquire(path + ".lock", "the socket " + path);
+    if (!lock) return lock.error();
+    socket_locks_.push_back(std::move(*lock));
+    socket_paths_.push_back(path);
+  }
+  return {};
+}
+
 Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logger log) {
   std::unique_ptr<Daemon> d(new Daemon());
   d->config_ = std::move(config);
   d->log_ = log;
   const DaemonConfig& c = d->config_;
+  if (auto st = d->take_locks(); !st) return st.error();
+  for (const auto& w : c.warnings) log->warn("event=config_warning note=\"{}\"", w);
+  if (c.journal.empty())
+    log->warn(
+        "event=no_journal note=\"no journal configured (engine.journal): queued and running jobs are lost "
+        "when the daemon stops\"");
   d->metrics_ = std::make_unique<Metrics>();
   d->state_ = std::make_unique<ServiceState>();
 
@@ -55,6 +112,12 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   engine::EngineConfig ec;
   ec.journal_path = c.journal;
   ec.journal_sync_full = c.journal_sync_full;
+  ec.journal_lock = d->journal_lock_;
+  if (!c.journal_write_fault_file.empty())
+    ec.journal_write_fault = [f = c.journal_write_fault_file] {
+      std::error_code e;
+      return std::filesystem::exists(f, e);
+    };
   ec.host_memory_budget = c.host_memory_budget;
   ec.synthesis_workers = c.synthesis_workers;
   ec.synthesis_threads = c.synthesis_threads;
@@ -86,8 +149,12 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
     if (auto st = d->engine_->preload_params(p); !st) return make_error("preload " + p + ": " + st.message());
   }
 
+  ServicePolicy policy{c.client_tokens,
+                       AllowedFolders(c.params_dirs.empty() ? default_params_dirs(c) : c.params_dirs,
+                                      "parameter files", "daemon.params_dirs"),
+                       AllowedFolders(c.input_dirs, "input files", "daemon.input_dirs")};
   d->service_ = std::make_unique<ProverService>(*d->engine_, *d->metrics_, *d->spool_, *d->state_,
-                                                c.effective_token, log);
+                                                std::move(policy), log);
   if (auto st = d->start_grpc(); !st) return st.error();
 
   if (!c.http_listen.empty()) {
@@ -95,7 +162,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
     HttpHandlers h;
     h.metrics = [self] { return self->metrics_->render(self->engine_->status(), self->state_->draining); };
     h.status = [self] {
-      auto json = engine::status_to_json(self->engine_->status());
+      auto json = engine::status_to_json(without_paths(self->engine_->status()));
       // The engine's object, with the daemon's own fields in front.
       const auto brace = json.find('{');
       const std::string extra =
@@ -106,6 +173,9 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
     h.health = [self]() -> Status {
       if (self->state_->draining) return make_error("draining: the daemon is shutting down");
       const auto s = self->engine_->status();
+      if (!s.journal_error.empty())
+        return make_error("the journal cannot be written (" + s.journal_error + "); " +
+                          std::to_string(s.journal_backlog) + " writes held, no new jobs");
       for (const auto& dev : s.devices)
         if (!dev.quarantined) return {};
       return make_error("no device is in service");
@@ -120,11 +190,15 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   log->info("event=started listen={} http={} devices={} backend={} journal={} tls={} token={}", listening,
             c.http_listen.empty() ? "off" : c.http_listen, c.devices.size(), c.backend,
             c.journal.empty() ? "none" : c.journal, c.tls_cert.empty() ? "off" : "on",
-            c.effective_token.empty() ? "off" : "on");
+            c.client_tokens.empty() ? "off" : std::to_string(c.client_tokens.size()) + " client(s)");
   return d;
 }
 
-Status Daemon::start_grpc() {
+// The credentials of one address. TLS where configured; a unix socket or loopback TCP without TLS
+// takes gRPC's local credentials, which check the peer is local and, unlike insecure credentials,
+// run the token processor before the request is read (auth.hpp); plain TCP beyond loopback only
+// with allow_plaintext_tcp.
+Result<std::shared_ptr<grpc::ServerCredentials>> Daemon::credentials_for(const std::string& address) const {
   const DaemonConfig& c = config_;
   std::shared_ptr<grpc::ServerCredentials> creds;
   if (!c.tls_cert.empty()) {
@@ -135,28 +209,52 @@ Status Daemon::start_grpc() {
     grpc::SslServerCredentialsOptions ssl;
     ssl.pem_key_cert_pairs.push_back({*key, *cert});
     creds = grpc::SslServerCredentials(ssl);
+  } else if (is_unix(address)) {
+    creds = grpc::experimental::LocalServerCredentials(UDS);
+  } else if (is_loopback(address)) {
+    creds = grpc::experimental::LocalServerCredentials(LOCAL_TCP);
   } else {
-    creds = grpc::InsecureServerCredentials();
+    if (!c.allow_plaintext_tcp)
+      return make_error(
+          "refusing to listen on " + address +
+          " without TLS: configure tls_cert/tls_key, listen on loopback or a unix socket, or set "
+          "daemon.allow_plaintext_tcp = true on a network you trust");
+    log_->warn(
+        "event=plaintext_tcp address={} note=\"no TLS: tokens cross the network in clear and are checked "
+        "only after a request is read\"",
+        address);
+    return grpc::InsecureServerCredentials();
   }
+  if (!c.client_tokens.empty())
+    creds->SetAuthMetadataProcessor(std::make_shared<TokenAuthProcessor>(c.client_tokens));
+  return creds;
+}
+
+Status Daemon::start_grpc() {
+  const DaemonConfig& c = config_;
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(int(c.max_message_bytes));
   builder.SetMaxSendMessageSize(int(c.max_message_bytes));
+  // A port held by another daemon is an error, not a port shared with it.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(service_.get());
   std::vector<std::unique_ptr<int>> ports;
   for (const auto& address : c.listen) {
+    auto creds = credentials_for(address);
+    if (!creds) return creds.error();
     ports.push_back(std::make_unique<int>(0));
-    builder.AddListeningPort(address, creds, ports.back().get());
-    if (!c.effective_token.empty() && c.tls_cert.empty() && !is_loopback_or_unix(address))
+    builder.AddListeningPort(address, *creds, ports.back().get());
+    if (!is_unix(address) && c.client_tokens.empty())
       log_->warn(
-          "event=insecure_token address={} note=\"the bearer token crosses the network in clear; "
-          "configure tls_cert/tls_key\"",
+          "event=unauthenticated_tcp address={} note=\"no token configured: any process that reaches this "
+          "port may submit, await and cancel jobs; set token_file\"",
           address);
   }
   grpc_ = builder.BuildAndStart();
   if (!grpc_) {
     std::string all;
     for (const auto& a : c.listen) all += (all.empty() ? "" : ", ") + a;
-    return make_error("cannot listen on " + all + " (address in use, a bad address, or no permission)");
+    return make_error("cannot listen on " + all + " (a TCP port in use, a bad address, or no permission)");
   }
   for (size_t i = 0; i < c.listen.size(); ++i) {
     const std::string& a = c.listen[i];
@@ -224,6 +322,7 @@ void Daemon::shutdown(std::chrono::seconds grace) {
   // Waits notice `stopping` within a slice; give them that, then cut what is left.
   grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   grpc_->Wait();
+  for (const auto& path : socket_paths_) ::unlink(path.c_str());  // ours: we hold its lock
   http_.reset();
   {
     std::lock_guard lock(mutex_);

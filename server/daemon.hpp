@@ -6,6 +6,11 @@
 // grace period to finish; then waits end, the servers stop and the engine stops. Whatever did not
 // finish stays in the journal and resumes at the next start: work is finished or requeued, never
 // lost (with a journal configured).
+//
+// One daemon per journal and per unix socket: start() first takes an exclusive lock on
+// "<journal>.lock" and on "<socket>.lock" for each unix address, and fails, naming the owner,
+// while another process holds one; TCP ports are bound without SO_REUSEPORT. Nothing is touched
+// before the locks are held (not the spool, not the socket file).
 #pragma once
 
 #include <atomic>
@@ -19,11 +24,13 @@
 
 #include "common/result.hpp"
 #include "engine/engine.hpp"
+#include "engine/file_lock.hpp"
 #include "server/config.hpp"
 
 namespace grpc {
 class Server;
-}
+class ServerCredentials;
+}  // namespace grpc
 
 namespace cuzk::server {
 
@@ -51,9 +58,15 @@ class Daemon {
 
  private:
   Daemon() = default;
+  Status take_locks();
+  Result<std::shared_ptr<grpc::ServerCredentials>> credentials_for(const std::string& address) const;
   Status start_grpc();
   void maintenance();
 
+  // First declared, last released: the locks outlive everything they guard.
+  std::shared_ptr<engine::FileLock> journal_lock_;
+  std::vector<engine::FileLock> socket_locks_;
+  std::vector<std::string> socket_paths_;  // ours, removed at the stop
   DaemonConfig config_;
   engine::Logger log_;
   // Declared before the engine: they outlive it (its observer calls them until it stops).

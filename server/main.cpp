@@ -13,6 +13,7 @@
 
 #include "server/config.hpp"
 #include "server/daemon.hpp"
+#include "server/flag_errors.hpp"
 
 using namespace cuzk;
 using namespace cuzk::server;
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   add_flags(app, overrides);
   bool check_only = false;
   app.add_flag("--check-config", check_only, "Read and check the configuration, print it, and exit");
+  app.failure_message(cuzk::server::flag_failure_message);
   CLI11_PARSE(app, argc, argv);
 
   DaemonConfig config;

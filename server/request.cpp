@@ -22,14 +22,15 @@ Status check_sample(const v1::SampleCircuit& s) {
     return make_error("merkle_depth must be 1..64");
   if (s.kind() == "sha256" && s.message_bytes() > (1u << 20))
     return make_error("message_bytes must be at most 1 MiB");
-  if (s.kind() == "synthetic" && (s.log_domain() < 2 || s.log_domain() > 28))
-    return make_error("log_domain must be 2..28");
+  if (s.kind() == "synthetic" && (s.log_domain() < 6 || s.log_domain() > 28))
+    return make_error("log_domain must be 6..28");
   return {};
 }
 
 }  // namespace
 
-Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Upload& upload) {
+Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Upload& upload,
+                                              const AllowedFolders& inputs) {
   engine::JobRequest r;
   auto kind = kind_from_proto(spec.kind());
   if (!kind) return kind.error();
@@ -40,6 +41,7 @@ Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Up
   if (spec.params().empty()) return make_error("the job names no parameter set (params)");
   r.params = spec.params();
   if (spec.has_randomness_seed()) r.randomness_seed = spec.randomness_seed();
+  if (auto st = check_printable(spec.client(), "the client name"); !st) return st.error();
   r.client = spec.client();
   if (spec.partitions_size() == 0) return make_error("the job has no partitions");
 
@@ -87,8 +89,15 @@ Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Up
       }
       case v1::PartitionInput::kCircomFiles: {
         if (p.circom_files().wtns_path().empty()) return make_error(where + "no wtns_path");
-        r.partitions.emplace_back(
-            engine::CircomInput{p.circom_files().r1cs_path(), p.circom_files().wtns_path()});
+        auto wtns = inputs.check(p.circom_files().wtns_path());
+        if (!wtns) return make_error(where + wtns.message());
+        std::string r1cs;
+        if (!p.circom_files().r1cs_path().empty()) {
+          auto checked = inputs.check(p.circom_files().r1cs_path());
+          if (!checked) return make_error(where + checked.message());
+          r1cs = *checked;
+        }
+        r.partitions.emplace_back(engine::CircomInput{r1cs, *wtns});
         break;
       }
       case v1::PartitionInput::kSynthesized: {

@@ -7,11 +7,14 @@
 #include "common/result.hpp"
 #include "cuzk/v1/prover.pb.h"
 #include "engine/job.hpp"
+#include "server/paths.hpp"
 #include "server/spool.hpp"
 
 namespace cuzk::server {
 
-// `upload` receives the files written (the caller binds them to the job or abandons them).
-Result<engine::JobRequest> request_from_proto(const ::cuzk::v1::JobSpec& spec, Spool::Upload& upload);
+// `upload` receives the files written (the caller binds them to the job or abandons them). Files
+// named on the daemon's host (circom_files) must be under `inputs`.
+Result<engine::JobRequest> request_from_proto(const ::cuzk::v1::JobSpec& spec, Spool::Upload& upload,
+                                              const AllowedFolders& inputs);
 
 }  // namespace cuzk::server

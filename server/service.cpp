@@ -22,29 +22,31 @@ std::string peer_of(const grpc::ServerContext* ctx) { return ctx->peer().empty()
 // Engine submit errors are about the request, except these, which are about the daemon.
 grpc::Status submit_error(const std::string& message) {
   if (message.find("no device is in service") != std::string::npos) return {StatusCode::UNAVAILABLE, message};
-  if (message.find("journal") != std::string::npos) return {StatusCode::INTERNAL, message};
+  if (message.find("journal") != std::string::npos) return {StatusCode::UNAVAILABLE, message};
+  if (message.find("host budget") != std::string::npos) return {StatusCode::RESOURCE_EXHAUSTED, message};
   return {StatusCode::INVALID_ARGUMENT, message};
 }
 
 }  // namespace
 
 ProverService::ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state,
-                             std::string token, engine::Logger log)
+                             ServicePolicy policy, engine::Logger log)
     : engine_(engine),
       metrics_(metrics),
       spool_(spool),
       state_(state),
-      token_(std::move(token)),
+      policy_(std::move(policy)),
       log_(std::move(log)) {}
 
 // The frame of every call: authentication, exceptions turned into errors, metrics, a log line for
 // failures.
 template <class F>
 grpc::Status ProverService::call(const char* method, grpc::ServerContext* ctx, F&& body) {
-  grpc::Status st = check_token(*ctx, token_);
+  std::string client;
+  grpc::Status st = authenticate(*ctx, policy_.tokens, client);
   if (st.ok()) {
     try {
-      st = body();
+      st = body(client);
     } catch (const std::bad_alloc&) {
       st = {StatusCode::RESOURCE_EXHAUSTED, "the daemon is out of host memory for this request"};
     } catch (const std::exception& e) {
@@ -61,25 +63,26 @@ grpc::Status ProverService::call(const char* method, grpc::ServerContext* ctx, F
   return st;
 }
 
-// The engine takes any name as a path and fails the job when it cannot load it; a client deserves to
-// hear at once that the daemon has no such parameter set.
-grpc::Status ProverService::check_params(const std::string& name) {
+// A set the daemon has, or a regular file under its parameter folders (then named by its canonical
+// path); nothing else on the daemon's host is opened for a client.
+grpc::Status ProverService::check_params(std::string& name) {
   for (const auto& p : engine_.status().params)
     if (p.name == name) return grpc::Status::OK;
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(name, ec)) return grpc::Status::OK;
-  return {StatusCode::INVALID_ARGUMENT,
-          "unknown parameter set \"" + name +
-              "\": not a set the daemon has, and no such file on the daemon's host"};
+  auto path = policy_.params.check(name);
+  if (!path) return {StatusCode::INVALID_ARGUMENT, "unknown parameter set: " + path.message()};
+  name = *path;
+  return grpc::Status::OK;
 }
 
-grpc::Status ProverService::submit(grpc::ServerContext* ctx, const v1::JobSpec& spec, engine::JobId& id) {
+grpc::Status ProverService::submit(grpc::ServerContext* ctx, const std::string& client,
+                                   const v1::JobSpec& spec, engine::JobId& id) {
   if (state_.draining)
     return {StatusCode::UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"};
   auto upload = spool_.begin();
-  auto request = request_from_proto(spec, upload);
+  auto request = request_from_proto(spec, upload, policy_.inputs);
   if (!request) return {StatusCode::INVALID_ARGUMENT, request.message()};
-  if (request->client.empty()) request->client = peer_of(ctx);
+  if (request->client.empty()) request->client = client.empty() ? peer_of(ctx) : client;
+  request->owner = client;
   if (auto st = check_params(request->params); !st.ok()) return st;
   const auto kind = request->kind;
   auto result = engine_.submit(std::move(*request));
@@ -98,6 +101,7 @@ grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id,
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     auto r = engine_.await(id, std::clamp(left, std::chrono::milliseconds(0), kWaitSlice));
     if (!r) return {StatusCode::NOT_FOUND, r.message()};
+    if (r->id != id) return {StatusCode::INTERNAL, "the engine answered for another job"};
     const bool over =
         engine::is_terminal(r->state) || left <= kWaitSlice || ctx->IsCancelled() || state_.stopping;
     if (over) {
@@ -110,9 +114,9 @@ grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id,
 
 grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitRequest* req,
                                    v1::SubmitResponse* resp) {
-  return call("Submit", ctx, [&] {
+  return call("Submit", ctx, [&](const std::string& client) {
     engine::JobId id = 0;
-    auto st = submit(ctx, req->job(), id);
+    auto st = submit(ctx, client, req->job(), id);
     if (st.ok()) resp->set_job_id(id);
     return st;
   });
@@ -120,8 +124,10 @@ grpc::Status ProverService::Submit(grpc::ServerContext* ctx, const v1::SubmitReq
 
 grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitRequest* req,
                                   v1::JobResult* resp) {
-  return call("Await", ctx, [&] {
+  return call("Await", ctx, [&](const std::string& client) {
     if (req->job_id() == 0) return grpc::Status(StatusCode::INVALID_ARGUMENT, "job_id 0 is never a job");
+    if (auto st = engine_.check_owner(req->job_id(), client); !st)
+      return grpc::Status(StatusCode::NOT_FOUND, st.message());
     return wait(ctx, req->job_id(),
                 std::chrono::milliseconds(std::min<uint64_t>(req->timeout_ms(), INT64_MAX / 2)), resp);
   });
@@ -129,9 +135,9 @@ grpc::Status ProverService::Await(grpc::ServerContext* ctx, const v1::AwaitReque
 
 grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req,
                                   v1::JobResult* resp) {
-  return call("Prove", ctx, [&] {
+  return call("Prove", ctx, [&](const std::string& client) {
     engine::JobId id = 0;
-    if (auto st = submit(ctx, req->job(), id); !st.ok()) return st;
+    if (auto st = submit(ctx, client, req->job(), id); !st.ok()) return st;
     // No timeout: as long as the call's deadline allows (a client without one waits for good).
     auto timeout = std::chrono::milliseconds(std::min<uint64_t>(req->timeout_ms(), INT64_MAX / 2));
     if (req->timeout_ms() == 0) {
@@ -147,7 +153,9 @@ grpc::Status ProverService::Prove(grpc::ServerContext* ctx, const v1::ProveReque
 
 grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelRequest* req,
                                    v1::CancelResponse*) {
-  return call("Cancel", ctx, [&] {
+  return call("Cancel", ctx, [&](const std::string& client) {
+    if (auto owned = engine_.check_owner(req->job_id(), client); !owned)
+      return grpc::Status(StatusCode::NOT_FOUND, owned.message());
     auto st = engine_.cancel(req->job_id());
     if (st) return grpc::Status::OK;
     const bool unknown = st.message().find("unknown") != std::string::npos;
@@ -157,7 +165,7 @@ grpc::Status ProverService::Cancel(grpc::ServerContext* ctx, const v1::CancelReq
 
 grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusRequest*,
                                    v1::StatusResponse* resp) {
-  return call("Status", ctx, [&] {
+  return call("Status", ctx, [&](const std::string&) {
     const auto s = engine_.status();
     resp->set_queued_low(s.queued_jobs[0]);
     resp->set_queued_normal(s.queued_jobs[1]);
@@ -175,9 +183,11 @@ grpc::Status ProverService::Status(grpc::ServerContext* ctx, const v1::StatusReq
 
 grpc::Status ProverService::PreloadParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
                                           v1::ParamsResponse*) {
-  return call("PreloadParams", ctx, [&] {
+  return call("PreloadParams", ctx, [&](const std::string&) {
     if (req->name().empty()) return grpc::Status(StatusCode::INVALID_ARGUMENT, "no parameter set named");
-    auto st = engine_.preload_params(req->name());
+    std::string name = req->name();
+    if (auto checked = check_params(name); !checked.ok()) return checked;
+    auto st = engine_.preload_params(name);
     if (!st) return grpc::Status(StatusCode::INVALID_ARGUMENT, st.message());
     log_->info("event=params_preloaded name={} peer={}", req->name(), peer_of(ctx));
     return grpc::Status::OK;
@@ -186,7 +196,7 @@ grpc::Status ProverService::PreloadParams(grpc::ServerContext* ctx, const v1::Pa
 
 grpc::Status ProverService::EvictParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
                                         v1::ParamsResponse*) {
-  return call("EvictParams", ctx, [&] {
+  return call("EvictParams", ctx, [&](const std::string&) {
     if (req->name().empty()) return grpc::Status(StatusCode::INVALID_ARGUMENT, "no parameter set named");
     auto st = engine_.evict_params(req->name());
     if (!st) return grpc::Status(StatusCode::FAILED_PRECONDITION, st.message());

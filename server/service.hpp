@@ -1,6 +1,8 @@
 // The gRPC service of proto/cuzk/v1/prover.proto over one Engine.
 //
-// Every call is authenticated first (auth.hpp), counted in the metrics with its status code, and
+// Every call is authenticated first (auth.hpp) and acts for the client its token names: a job
+// belongs to the client that submitted it, and only that client may await or cancel it. Every
+// call is counted in the metrics with its status code, and
 // logged when it fails. A bad request is an error status for that call only: nothing a client
 // sends can stop the daemon. Waits (Await, Prove) block a server thread in slices, so that they
 // notice a client that went away and the daemon's shutdown.
@@ -12,7 +14,9 @@
 
 #include "cuzk/v1/prover.grpc.pb.h"
 #include "engine/engine.hpp"
+#include "server/auth.hpp"
 #include "server/metrics.hpp"
+#include "server/paths.hpp"
 #include "server/spool.hpp"
 
 namespace cuzk::server {
@@ -22,10 +26,17 @@ struct ServiceState {
   std::atomic<bool> stopping{false};  // waits end now
 };
 
+// What a service checks clients against.
+struct ServicePolicy {
+  ClientTokens tokens;    // empty: no authentication
+  AllowedFolders params;  // parameter files clients may name
+  AllowedFolders inputs;  // witness and circuit files clients may name
+};
+
 class ProverService final : public ::cuzk::v1::Prover::Service {
  public:
   ProverService(engine::Engine& engine, Metrics& metrics, Spool& spool, ServiceState& state,
-                std::string token, engine::Logger log);
+                ServicePolicy policy, engine::Logger log);
 
   grpc::Status Submit(grpc::ServerContext* ctx, const ::cuzk::v1::SubmitRequest* req,
                       ::cuzk::v1::SubmitResponse* resp) override;
@@ -45,8 +56,9 @@ class ProverService final : public ::cuzk::v1::Prover::Service {
  private:
   template <class F>
   grpc::Status call(const char* method, grpc::ServerContext* ctx, F&& body);
-  grpc::Status check_params(const std::string& name);
-  grpc::Status submit(grpc::ServerContext* ctx, const ::cuzk::v1::JobSpec& spec, engine::JobId& id);
+  grpc::Status check_params(std::string& name);
+  grpc::Status submit(grpc::ServerContext* ctx, const std::string& client, const ::cuzk::v1::JobSpec& spec,
+                      engine::JobId& id);
   grpc::Status wait(grpc::ServerContext* ctx, engine::JobId id, std::chrono::milliseconds timeout,
                     ::cuzk::v1::JobResult* resp);
 
@@ -54,7 +66,7 @@ class ProverService final : public ::cuzk::v1::Prover::Service {
   Metrics& metrics_;
   Spool& spool_;
   ServiceState& state_;
-  std::string token_;
+  ServicePolicy policy_;
   engine::Logger log_;
 };
 

@@ -1,7 +1,13 @@
 #include "server/spool.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <string_view>
 
 #include <filesystem>
 #include <random>
@@ -10,12 +16,36 @@ namespace cuzk::server {
 
 namespace fs = std::filesystem;
 
-Result<std::unique_ptr<Spool>> Spool::open(const std::string& dir, engine::Logger log) {
+Result<std::unique_ptr<Spool>> Spool::open(const std::string& parent, engine::Logger log) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return make_error("cannot create the spool folder " + dir + ": " + ec.message());
-  fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);  // witnesses are private
+  fs::create_directories(parent, ec);
+  if (ec) return make_error("cannot create the spool folder " + parent + ": " + ec.message());
+  const std::string dir = (fs::path(parent) / kSubfolder).string();
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return make_error("cannot create the spool folder " + dir + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+    return make_error("the spool folder " + dir + " is not a folder of this user (a link, or another's)");
+  if ((st.st_mode & 0777) != 0700 && ::chmod(dir.c_str(), 0700) != 0)  // witnesses are private
+    return make_error("cannot make the spool folder " + dir + " private (0700): " + std::strerror(errno));
   return std::unique_ptr<Spool>(new Spool(dir, std::move(log)));
+}
+
+bool Spool::is_upload_name(const std::string& name) {
+  // upload-<16 hex>-<digits>.wtns|.r1cs
+  static constexpr std::string_view prefix = "upload-";
+  if (name.size() < prefix.size() + 16 + 2 + 5 || name.compare(0, prefix.size(), prefix) != 0) return false;
+  const std::string_view suffix(name.data() + name.size() - 5, 5);
+  if (suffix != ".wtns" && suffix != ".r1cs") return false;
+  size_t i = prefix.size();
+  for (size_t end = i + 16; i < end; ++i)
+    if (!std::isxdigit(static_cast<unsigned char>(name[i]))) return false;
+  if (name[i++] != '-') return false;
+  const size_t digits_end = name.size() - 5;
+  if (i == digits_end) return false;
+  for (; i < digits_end; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  return true;
 }
 
 Spool::Upload Spool::begin() {
@@ -30,11 +60,11 @@ Result<std::string> Spool::Upload::store(const std::string& bytes, const char* s
     std::lock_guard lock(spool_->mutex_);
     static thread_local std::mt19937_64 rng{std::random_device{}()};
     char name[64];
-    std::snprintf(name, sizeof(name), "%016llx-%llu%s", static_cast<unsigned long long>(rng()),
+    std::snprintf(name, sizeof(name), "upload-%016llx-%llu%s", static_cast<unsigned long long>(rng()),
                   static_cast<unsigned long long>(++spool_->counter_), suffix);
     path = (fs::path(spool_->dir_) / name).string();
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return make_error("spool: cannot create " + path);
   files_.push_back(path);
   size_t done = 0;
@@ -99,7 +129,8 @@ size_t Spool::sweep(std::chrono::seconds age) {
   const auto cutoff = fs::file_time_type::clock::now() - age;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
     std::error_code e2;
-    if (!entry.is_regular_file(e2)) continue;
+    if (!is_upload_name(entry.path().filename().string())) continue;  // not a file the spool wrote
+    if (!entry.is_regular_file(e2) || entry.is_symlink(e2)) continue;
     if (entry.last_write_time(e2) < cutoff && !e2) removed += fs::remove(entry.path(), e2);
   }
   if (removed) log_->info("event=spool_swept files={} older_than_s={}", removed, age.count());

@@ -1,9 +1,12 @@
 // The spool: witnesses and circuits uploaded as bytes are written to files here, because the engine
 // journals a circom job by its file paths (that is how the job survives a restart).
 //
+// The daemon owns a subfolder of the configured folder, "cuzkd-uploads" (0700, the only mode it
+// sets), and writes files named "upload-<random>-<n>.wtns|.r1cs" there, created exclusively.
 // A job's files are removed when the job ends (done, failed or cancelled). Files of jobs that ended
-// while the daemon was down are not known by job after a restart, so sweep() removes every file
-// older than the result lifetime: by then a job is finished and its result has expired.
+// while the daemon was down are not known by job after a restart, so sweep() removes the files of
+// that form older than the result lifetime (by then a job is finished and its result has
+// expired), and nothing else: not a file of another name, not a link, not the folder's neighbours.
 #pragma once
 
 #include <chrono>
@@ -22,8 +25,11 @@ namespace cuzk::server {
 
 class Spool {
  public:
-  // Creates `dir` if needed.
-  static Result<std::unique_ptr<Spool>> open(const std::string& dir, engine::Logger log);
+  // Creates `parent` if needed and the daemon's subfolder in it.
+  static Result<std::unique_ptr<Spool>> open(const std::string& parent, engine::Logger log);
+  static constexpr const char* kSubfolder = "cuzkd-uploads";
+  // Whether `name` is of the form the spool writes (and so may sweep).
+  static bool is_upload_name(const std::string& name);
 
   // A submission in progress: the files it wrote, until bind() or abandon().
   class Upload {

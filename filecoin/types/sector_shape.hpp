@@ -1,6 +1,5 @@
 // The shape of each sector size's circuits (reference/filecoin-circuits.md §3.1.1, §3.2, §3.3;
-// rust-fil-proofs: filecoin-proofs/src/constants.rs, parameters.rs; storage-proofs-update:
-// constants.rs). Every proof type of one size (V1, V1_1, synthetic, NI) shares its PoRep circuit.
+// rust-fil-proofs: filecoin-proofs/src/constants.rs, parameters.rs). Every proof type of one size (V1, V1_1, synthetic, NI) shares its PoRep circuit.
 #pragma once
 
 #include <cstdint>
@@ -43,16 +42,8 @@ struct SectorShape {
   unsigned winning_post_sectors = 66;     // one real sector's 66 challenges, one each
   unsigned winning_post_challenges = 1;
 
-  // EmptySectorUpdate (SnapDeals).
-  unsigned update_partitions = 0;
-  unsigned update_challenges = 0;         // per partition
-  unsigned update_apex_leaves = 0;        // per partition
-  unsigned update_h_default = 0;          // h, one of update_hs
-  unsigned update_hs[6] = {};
-
-  unsigned update_partition_bits() const;  // log2(update_partitions)
-  unsigned update_apex_bits() const;       // log2(update_apex_leaves)
-  unsigned update_h_select() const;        // 1 << (position of h in hs)
+  // EmptySectorUpdate (SnapDeals): its shape follows from `nodes` by one rule,
+  // filecoin/vanilla/update_shape.hpp.
 };
 
 // The five sizes: 2 KiB, 8 MiB, 512 MiB, 32 GiB and 64 GiB.

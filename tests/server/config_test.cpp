@@ -1,8 +1,10 @@
 // The daemon's configuration: TOML read strictly, flags over the file, checks.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 
+#include "server/auth.hpp"
 #include "server/config.hpp"
 #include "tests/server/test_util.hpp"
 
@@ -193,6 +195,38 @@ TEST(ServerConfig, ResolveChecksConsistency) {
     c.token = "inline";
     EXPECT_FALSE(resolve(c).ok());  // both
   }
+  {
+    // A secret others can read is a warning; clients_file names a client per line.
+    DaemonConfig c;
+    c.token_file = dir.file("token644");
+    std::ofstream(c.token_file) << "t0\n";
+    ::chmod(c.token_file.c_str(), 0644);
+    c.clients_file = dir.file("clients");
+    std::ofstream(c.clients_file) << "# comment\nalice  tok-a\nbob tok-b \n";
+    ::chmod(c.clients_file.c_str(), 0600);
+    ASSERT_TRUE(resolve(c).ok());
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_NE(c.warnings[0].find("token644"), std::string::npos) << c.warnings[0];
+    EXPECT_NE(c.warnings[0].find("644"), std::string::npos) << c.warnings[0];
+    const ClientTokens want{{"default", "t0"}, {"alice", "tok-a"}, {"bob", "tok-b"}};
+    EXPECT_EQ(c.client_tokens, want);
+    std::ofstream(c.clients_file) << "carol tok-a\ncarol tok-c\n";
+    EXPECT_FALSE(resolve(c).ok());  // a name twice
+    std::ofstream(c.clients_file) << "dave t0\n";
+    EXPECT_FALSE(resolve(c).ok());  // a token shared
+    std::ofstream(c.clients_file) << "lonely\n";
+    EXPECT_FALSE(resolve(c).ok());  // no token
+  }
+}
+
+TEST(ServerAuth, BearerSchemeInAnyCaseAndEachTokenNamesItsClient) {
+  const ClientTokens tokens{{"alice", "tok-a"}, {"bob", "tok-b"}};
+  EXPECT_EQ(client_of("Bearer tok-a", tokens), "alice");
+  EXPECT_EQ(client_of("bearer tok-b", tokens), "bob");
+  EXPECT_EQ(client_of("BEARER  tok-b", tokens), "bob");
+  for (const char* bad :
+       {"", "Bearer", "Bearer ", "Basic tok-a", "Bearertok-a", "Bearer tok-a ", "Bearer tok"})
+    EXPECT_EQ(client_of(bad, tokens), std::nullopt) << bad;
 }
 
 TEST(ServerConfig, ParsesSizes) {

@@ -11,6 +11,7 @@
 #include "r1cs/matrices.hpp"
 #include "server/convert.hpp"
 #include "server/daemon.hpp"
+#include "server/spool.hpp"
 #include "tests/server/test_util.hpp"
 
 namespace cuzk::server {
@@ -143,6 +144,7 @@ TEST_F(DaemonTest, ProvesAndAnswersWithTimingsAndMetrics) {
 TEST_F(DaemonTest, BadRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   auto cfg = small_config(dir_, params_);
   cfg.max_message_bytes = 1 << 20;
+  cfg.params_dirs = {dir_.file(""), std::string(CUZK_TEST_DATA) + "/circom/multiplier"};
   start(cfg);
   auto c = client();
   auto expect_code = [](const grpc::Status& st, StatusCode code, const std::string& words) {
@@ -253,7 +255,8 @@ TEST_F(DaemonTest, BadRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   expect_verifies(prove(c, tiny_job(params_)));
   // The spool holds nothing of finished or refused jobs.
   size_t spooled = 0;
-  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_.file("journal.db.spool")))
+  for ([[maybe_unused]] const auto& e :
+       std::filesystem::directory_iterator(dir_.file("journal.db.spool/") + Spool::kSubfolder))
     ++spooled;
   EXPECT_EQ(spooled, 0u);
   EXPECT_NE(http_get(daemon_->http_port(), "/metrics").find("code=\"INVALID_ARGUMENT\""), std::string::npos);

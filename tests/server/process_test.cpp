@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +57,7 @@ class Process {
     return true;
   }
   void kill(int sig) { ::kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
   // Waits for the exit (bounded by the guard: then SIGKILL); the exit status, -signal, or -1000.
   int wait() {
     const auto give_up = std::chrono::steady_clock::now() + kGuard;
@@ -76,6 +78,14 @@ class Process {
   bool reaped_ = false;
   int status_ = 0;
 };
+
+// Peak resident memory of a process (VmHWM), in bytes; 0 when it cannot be read.
+uint64_t peak_rss(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -294,6 +304,109 @@ TEST_F(ProcessTest, ClientCommandsTalkToTheDaemon) {
   // Without the token: refused, clearly.
   EXPECT_EQ(run_cuzk("status", out, "CUZK_DAEMON=" + socket_), 1) << out;
   EXPECT_NE(out.find("UNAUTHENTICATED"), std::string::npos) << out;
+  daemon->kill(SIGTERM);
+  EXPECT_EQ(daemon->wait(), 0);
+}
+
+}  // namespace
+}  // namespace cuzk::server
+
+namespace cuzk::server {
+namespace {
+
+// 3. A large request without the token is refused from its metadata, before gRPC reads its body:
+// the daemon's peak memory grows by far less than the request (here 300 MB, under a 512 MB limit).
+TEST_F(ProcessTest, ALargeUnauthenticatedRequestIsRefusedBeforeItsBodyIsRead) {
+  token_ = "tok-rss";
+  std::ofstream(dir_.file("token")) << token_ << "\n";
+  ::chmod(dir_.file("token").c_str(), 0600);
+  auto daemon = start(0, {"--token-file", dir_.file("token"), "--max-message-bytes", "536870912"});
+  ASSERT_TRUE(daemon->running());
+  const uint64_t before = peak_rss(daemon->pid());
+  ASSERT_GT(before, 0u);
+  v1::SubmitRequest req;
+  req.mutable_job()->set_kind(v1::JOB_KIND_GENERIC);
+  req.mutable_job()->set_params(params_);
+  req.mutable_job()->add_partitions()->mutable_circom()->set_wtns(std::string(300u << 20, 'w'));
+  for (const std::string token : {"", "wrong"}) {
+    auto c = client_for(socket_, token, uint64_t(512) << 20);
+    v1::SubmitResponse resp;
+    auto ctx = c.context(std::chrono::seconds(120));
+    const auto st = c.stub->Submit(ctx.get(), req, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << describe(st);
+  }
+  const uint64_t after = peak_rss(daemon->pid());
+  EXPECT_LT(after - before, uint64_t(64) << 20) << "peak RSS " << before << " -> " << after;
+  EXPECT_GT(jobs_done() + 1, 0u);  // still serving with the token
+  daemon->kill(SIGTERM);
+  EXPECT_EQ(daemon->wait(), 0);
+}
+
+TEST_F(ProcessTest, ErrorsOfTheCommandLineNeitherEchoSecretsNorHideTheCause) {
+  // An unknown flag: named, its value not repeated.
+  Process p(CUZKD_PATH, {"--tokn", "s3cr3t-value", "--listen", socket_}, dir_.file("flag.log"));
+  EXPECT_NE(p.wait(), 0);
+  const auto log = read_file(dir_.file("flag.log"));
+  EXPECT_NE(log.find("--tokn"), std::string::npos) << log;
+  EXPECT_EQ(log.find("s3cr3t-value"), std::string::npos) << log;
+  // A socket in a folder that does not exist: said so.
+  Process q(CUZKD_PATH, {"--listen", "unix://" + dir_.file("no/such/dir/d.sock"), "--http-listen", ""},
+            dir_.file("dir.log"));
+  EXPECT_EQ(q.wait(), 1);
+  EXPECT_NE(read_file(dir_.file("dir.log")).find("does not exist"), std::string::npos)
+      << read_file(dir_.file("dir.log"));
+}
+
+// A waiting `cuzk await` outlives a restart of the daemon (kill -9): it asks again until the job,
+// resumed from the journal, is done.
+TEST_F(ProcessTest, AwaitWaitsAcrossADaemonRestart) {
+  uint64_t id = 0;
+  std::unique_ptr<Process> waiter;
+  {
+    auto daemon = start(500);  // seconds per partition: the job is unfinished at the kill
+    id = submit(tiny_job(params_, v1::JOB_KIND_WINDOW_POST, v1::PRIORITY_DEFAULT, 3));
+    waiter = std::make_unique<Process>(
+        CUZK_PATH, std::vector<std::string>{"await", std::to_string(id), "--daemon", socket_},
+        dir_.file("await.log"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    daemon->kill(SIGKILL);
+    EXPECT_EQ(daemon->wait(), -SIGKILL);
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  auto daemon = start(0);
+  EXPECT_EQ(waiter->wait(), 0) << read_file(dir_.file("await.log"));
+  const auto out = read_file(dir_.file("await.log"));
+  EXPECT_NE(out.find("unavailable"), std::string::npos) << out;
+  EXPECT_NE(out.find("done"), std::string::npos) << out;
+  daemon->kill(SIGTERM);
+  EXPECT_EQ(daemon->wait(), 0);
+}
+
+// 6. An output path that is a device or a link is written through, never replaced.
+TEST_F(ProcessTest, OutputsWriteThroughSpecialFilesAndLinksInsteadOfReplacingThem) {
+  auto daemon = start(0);
+  const std::string env = "CUZK_DAEMON=" + socket_;
+  const std::string job = "--params " + params_ + " --circuit synthetic --log-domain 6 --seed 7";
+  std::string out;
+  ASSERT_EQ(run_cuzk("submit " + job, out, env), 0) << out;
+  const std::string id = std::to_string(std::stoull(out));
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  ASSERT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_NE(run_cuzk("await " + id + " --proof /dev/full", out, env), 0) << out;
+  EXPECT_NE(out.find("/dev/full"), std::string::npos) << out;
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/full was replaced";
+  EXPECT_EQ(run_cuzk("await " + id + " --proof /dev/null", out, env), 0) << out;
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/null was replaced";
+  // A link stays a link; its target gets the proof.
+  std::ofstream(dir_.file("target.bin")) << "old";
+  ASSERT_EQ(::symlink(dir_.file("target.bin").c_str(), dir_.file("link.bin").c_str()), 0);
+  EXPECT_EQ(run_cuzk("await " + id + " --proof " + dir_.file("link.bin"), out, env), 0) << out;
+  ASSERT_EQ(::lstat(dir_.file("link.bin").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(read_file(dir_.file("target.bin")).size(), 192u);
   daemon->kill(SIGTERM);
   EXPECT_EQ(daemon->wait(), 0);
 }
