@@ -6,6 +6,8 @@
 //   window-<sector>.vproof       the sector's WindowPoSt vanilla proof (bincode FallbackPoStSectorProof)
 //                                for the size's WindowPoSt V1_2 type at --post-randomness;
 //   winning-<sector>.vproof      its WinningPoSt vanilla proof (66 inclusion proofs);
+//   update-<sector>-<k>.vproof   SnapDeals: the sector updated with new (seeded random) data, one
+//                                vanilla proof per partition k (bincode PartitionProof);
 //   sector.json                  what was sealed: proof types, ids, ticket, seed, commitments, randomness.
 // --virtual makes a virtual sector's c1.json instead (any size, 32 and 64 GiB included): consistent
 // without the sector's data, and with no trees for PoSt proofs.
@@ -27,6 +29,7 @@
 #include "filecoin/vanilla/fr32.hpp"
 #include "filecoin/vanilla/post_proof.hpp"
 #include "filecoin/vanilla/seal.hpp"
+#include "filecoin/vanilla/update.hpp"
 #include "filecoin/vanilla/virtual_sector.hpp"
 
 namespace cuzk::cli {
@@ -85,6 +88,33 @@ Status write_post_proofs(const filecoin::vanilla::TestSector& sector, const Doma
                                                         {"proof_id", type->id},
                                                         {"vanilla", path.filename().string()}};
   }
+  return Status::Ok();
+}
+
+// The sector updated with `raw` new data at the size's default h, and its SnapDeals vanilla proofs.
+Status write_update_proofs(const filecoin::vanilla::TestSector& sector, std::span<const uint8_t> raw,
+                           const fs::path& dir, nlohmann::json& summary) {
+  auto shape = filecoin::vanilla::update_shape(sector.info.shape.sector_size);
+  if (!shape) return shape.error();
+  auto updated = filecoin::vanilla::update_test_sector(sector, raw, shape->h_default());
+  if (!updated) return updated.error();
+  auto proofs = filecoin::vanilla::update_vanilla_proofs(filecoin::vanilla::update_view(sector, *updated));
+  if (!proofs) return proofs.error();
+  auto type = filecoin::registered_proof(filecoin::ProofFamily::update, sector.info.shape_key);
+  if (!type) return type.error();
+  nlohmann::json files = nlohmann::json::array();
+  for (size_t k = 0; k < proofs->size(); ++k) {
+    const std::string name = "update-" + std::to_string(sector.sector_id) + "-" + std::to_string(k) + ".vproof";
+    const auto bytes = filecoin::write_update_vanilla_proof((*proofs)[k]);
+    CUZK_TRY_STATUS(write_whole_file((dir / name).string(), std::string(bytes.begin(), bytes.end())));
+    files.push_back(name);
+  }
+  summary["update"] = {{"proof_type", std::string(type->name)},
+                       {"proof_id", type->id},
+                       {"comm_r_old", filecoin::domain_hex(updated->comm_r_old)},
+                       {"comm_d_new", filecoin::domain_hex(updated->comm_d_new)},
+                       {"comm_r_new", filecoin::domain_hex(updated->comm_r_new)},
+                       {"vanilla", files}};
   return Status::Ok();
 }
 
@@ -149,6 +179,10 @@ int run_seal(const SealArgs& args) {
     }
     summary["post_randomness"] = filecoin::domain_hex(*randomness);
     if (auto st = write_post_proofs(*sector, *randomness, dir, summary); !st) return fail(st.message());
+    std::string new_data(data.size(), '\0');
+    for (auto& b : new_data) b = char(rng());
+    const auto new_bytes = std::span(reinterpret_cast<const uint8_t*>(new_data.data()), new_data.size());
+    if (auto st = write_update_proofs(*sector, new_bytes, dir, summary); !st) return fail("SnapDeals: " + st.message());
   }
   summary["comm_r"] = filecoin::domain_hex(c1->comm_r);
   summary["comm_d"] = filecoin::domain_hex(c1->comm_d);
@@ -178,7 +212,9 @@ void register_filecoin_seal(CLI::App& app, int& status) {
       "seal-test-sector",
       "Seal a test sector and write its commit-phase-1 output (c1.json; --curio: c1.curio.json, Curio's "
       "wrapper), its WindowPoSt and WinningPoSt vanilla proofs (window-<sector>.vproof, "
-      "winning-<sector>.vproof: bincode, as generate_single_vanilla_proof returns them) and sector.json "
+      "winning-<sector>.vproof: bincode, as generate_single_vanilla_proof returns them), the SnapDeals "
+      "vanilla proofs of the sector updated with new random data (update-<sector>-<k>.vproof, one per "
+      "partition) and sector.json "
       "(what was sealed). Data, ticket, seed and PoSt randomness are drawn from --rng-seed unless given");
   cmd->add_option("--proof", args->proof, "Registered seal proof: name (StackedDrg2KiBV1_1) or id (5)")
       ->capture_default_str();

@@ -15,6 +15,8 @@
 #include "filecoin/vanilla/labels.hpp"
 #include "filecoin/vanilla/post_proof.hpp"
 #include "filecoin/vanilla/seal_proof.hpp"
+#include "filecoin/vanilla/update_check.hpp"
+#include "filecoin/vanilla/update_shape.hpp"
 
 namespace cuzk::filecoin {
 
@@ -144,9 +146,9 @@ Status prepare_update(const ProofRequest& r, State& s) {
   auto type = update_proof(*r.proof_id);
   if (!type) return make_input_error(type.message());
   s.type = *type;
-  const auto shape = sector_shape(type->sector_size);
-  if (!shape) return make_input_error("SnapDeals: no shape for " + std::string(type->name));
-  s.partitions = shape->update_partitions;
+  const auto shape = vanilla::update_shape(type->sector_size);
+  if (!shape) return make_input_error("SnapDeals: " + shape.message());
+  s.partitions = shape->partitions;
   if (s.use == PrepareFor::proving) {
     if (r.vanilla.size() != s.partitions)
       return make_input_error("SnapDeals: " + std::to_string(r.vanilla.size()) + " vanilla proofs, " +
@@ -157,6 +159,10 @@ Status prepare_update(const ProofRequest& r, State& s) {
       auto proof = parse_update_vanilla_proof(bytes_of(r.vanilla[i]));
       if (!proof) return make_input_error(at + proof.message());
       if (auto st = check_update_vanilla_proof(*proof, *type); !st)
+        return make_input_error(at + st.message());
+      // Everything the circuit would reject, at the h filecoin-proofs' API proves with.
+      const vanilla::UpdatePublicInputs inputs{i, shape->h_default(), r.comm_r_old, r.comm_d_new, r.comm_r_new};
+      if (auto st = vanilla::check_update_partition(*shape, *proof, inputs); !st)
         return make_input_error(at + st.message());
       s.update_proofs.push_back(std::move(*proof));
     }
