@@ -74,8 +74,8 @@ void add_job_options(CLI::App* cmd, JobArgs& a) {
   cmd->add_option("--priority", a.priority, "default (the kind's), low, normal, high or critical")
       ->capture_default_str();
   cmd->add_option("--params", a.params,
-                  "Parameter set: a name the daemon knows, or a .params/.zkey path on the daemon's host")
-      ->required();
+                  "Parameter set: a name the daemon knows, or a .params/.zkey path on the daemon's host "
+                  "(Filecoin jobs: default the official file in the daemon's parameter directory)");
   add_circuit_options(cmd, a.spec);
   cmd->get_option("--circuit")->each([&a](const std::string&) { a.sample = true; });
   cmd->add_option("--partitions", a.partitions,
@@ -89,6 +89,7 @@ void add_job_options(CLI::App* cmd, JobArgs& a) {
   cmd->add_option("--daemon-wtns", a.daemon_wtns,
                   ".wtns path on the daemon's host: one partition each (repeatable)");
   cmd->add_option("--rs-seed", a.rs_seed, "Deterministic r and s: for tests only (proofs then leak)");
+  add_filecoin_job_options(cmd, a.filecoin);
 }
 
 Result<v1::JobSpec> make_job_spec(const JobArgs& a) {
@@ -106,8 +107,13 @@ Result<v1::JobSpec> make_job_spec(const JobArgs& a) {
   spec.set_params(a.params);
   if (a.rs_seed) spec.set_randomness_seed(*a.rs_seed);
   spec.set_client("cuzk-cli");
-  const int sources = int(!a.wtns.empty()) + int(!a.daemon_wtns.empty()) + int(a.sample);
-  if (sources != 1) return make_error("give exactly one of --circuit, --wtns and --daemon-wtns");
+  const int sources = int(!a.wtns.empty()) + int(!a.daemon_wtns.empty()) + int(a.sample) + int(a.filecoin.given());
+  if (sources != 1) return make_error("give exactly one of --circuit, --wtns, --daemon-wtns and --c1/--vanilla");
+  if (a.filecoin.given()) {
+    CUZK_TRY_STATUS(add_filecoin_partition(a.filecoin, *kind, spec));
+    return spec;
+  }
+  if (a.params.empty()) return make_error("--params is required");
   if (a.sample) {
     for (uint32_t i = 0; i < a.partitions; ++i) {
       auto* s = spec.add_partitions()->mutable_sample();

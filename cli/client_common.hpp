@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/client_filecoin.hpp"
 #include "common/result.hpp"
 #include "engine/job.hpp"
 #include "r1cs/circuits/samples.hpp"
@@ -40,6 +41,7 @@ struct JobArgs {
   std::string r1cs, daemon_r1cs;
   std::vector<std::string> wtns, daemon_wtns;
   std::optional<uint64_t> rs_seed;
+  FilecoinJobArgs filecoin;  // a Filecoin job instead (client_filecoin.hpp)
 };
 void add_job_options(CLI::App* cmd, JobArgs& args);
 Result<::cuzk::v1::JobSpec> make_job_spec(const JobArgs& args);

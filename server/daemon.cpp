@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "filecoin/types/parameter_files.hpp"
 #include "server/devices.hpp"
 #include "server/http.hpp"
 #include "server/metrics.hpp"
@@ -40,9 +41,11 @@ std::string socket_path(const std::string& address) {
   return rest;
 }
 
-// The folders of the parameter files loaded at start: where clients may name others by default.
+// The folders of the parameter files loaded at start, and Filecoin's parameter directory
+// ($FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters/): where clients may name
+// others by default.
 std::vector<std::string> default_params_dirs(const DaemonConfig& c) {
-  std::vector<std::string> dirs;
+  std::vector<std::string> dirs = {filecoin::parameter_directory().string()};
   for (const auto& p : c.preload) {
     const auto parent = std::filesystem::path(p).parent_path();
     dirs.push_back(parent.empty() ? "." : parent.string());

@@ -5,6 +5,7 @@
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
 #include "server/convert.hpp"
+#include "server/filecoin_request.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -38,7 +39,8 @@ Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Up
   auto prio = priority_from_proto(spec.priority());
   if (!prio) return prio.error();
   r.priority = *prio;
-  if (spec.params().empty()) return make_error("the job names no parameter set (params)");
+  const bool filecoin = spec.partitions_size() == 1 && spec.partitions(0).has_filecoin();
+  if (spec.params().empty() && !filecoin) return make_error("the job names no parameter set (params)");
   r.params = spec.params();
   if (spec.has_randomness_seed()) r.randomness_seed = spec.randomness_seed();
   if (auto st = check_printable(spec.client(), "the client name"); !st) return st.error();
@@ -107,8 +109,14 @@ Result<engine::JobRequest> request_from_proto(const v1::JobSpec& spec, Spool::Up
             engine::SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))});
         break;
       }
+      case v1::PartitionInput::kFilecoin: {
+        auto in = filecoin_from_proto(p.filecoin(), r.kind, upload);
+        if (!in) return make_error(where + in.message());
+        r.partitions.emplace_back(std::move(*in));
+        break;
+      }
       default:
-        return make_error(where + "no input (sample, circom, circom_files or synthesized)");
+        return make_error(where + "no input (sample, circom, circom_files, synthesized or filecoin)");
     }
   }
   return r;

@@ -36,4 +36,22 @@ if [ -n "${CUZK_EXAMPLE_FILECOIN:-}" ]; then
       --randomness "$r" --vanilla "$vanilla" --param-dir "$params" --proof-in "$work/c.proof"
   done
 fi
+# Through the daemon: `cuzk remote-prove` uploads the vanilla proof; cuzkd finds the parameters by
+# official name in its $FIL_PROOFS_PARAMETER_CACHE.
+if [ -n "${CUZKD:-}" ]; then
+  FIL_PROOFS_PARAMETER_CACHE="$params" "$CUZKD" --listen "unix://$work/d.sock" --journal "$work/j.db" \
+    --spool-dir "$work/spool" >"$work/cuzkd.log" 2>&1 &
+  daemon=$!
+  trap 'kill $daemon 2>/dev/null; rm -rf "$work"' EXIT
+  for _ in $(seq 100); do [ -S "$work/d.sock" ] && break; sleep 0.1; done
+  type=$(sector_value window_post.proof_type)
+  vanilla=$sector/$(sector_value window_post.vanilla)
+  expect_exit 0 "window: prove on cuzkd" "$cuzk" remote-prove -d "unix://$work/d.sock" --kind window-post \
+    --proof-type "$type" --randomness "$r" --vanilla "$vanilla" --proof "$work/d.proof"
+  expect_exit 0 "window: verify cuzkd's proof" "$cuzk" verify-post --kind window --proof "$type" \
+    --randomness "$r" --vanilla "$vanilla" --param-dir "$params" --proof-in "$work/d.proof"
+  expect_exit 1 "window: cuzkd refuses a WinningPoSt job of a WindowPoSt proof" "$cuzk" submit \
+    -d "unix://$work/d.sock" --kind winning-post --proof-type 0 --randomness "$r" --vanilla "$vanilla"
+  grep -q "expected 66" "$work/out"
+fi
 echo "post e2e: passed"
