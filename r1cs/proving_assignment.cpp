@@ -1,6 +1,8 @@
 #include "r1cs/proving_assignment.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <string>
 
 namespace cuzk::r1cs {
 
@@ -27,6 +29,42 @@ Fr eval_tracked(const LinearCombination& lc, DensityBitmap* input_density, Densi
     if (d != nullptr) d->set(i);
   }
   return acc;
+}
+
+uint64_t low_mask(size_t k) { return k >= 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1; }
+
+// dst's bits [0, n) |= src's bits [0, n) (n ≤ both lengths), keeping dst's popcount.
+void or_prefix(DensityBitmap& dst, const DensityBitmap& src, size_t n) {
+  for (size_t w = 0; w * 64 < n; ++w) {
+    const uint64_t add = src.words[w] & ~dst.words[w] & low_mask(n - w * 64);
+    dst.words[w] |= add;
+    dst.popcount += size_t(std::popcount(add));
+  }
+}
+
+// Appends src's bits [from, src.bit_len) to dst, a word at a time.
+void append_bits(DensityBitmap& dst, const DensityBitmap& src, size_t from) {
+  const size_t n = src.bit_len - from, base = dst.bit_len;
+  dst.resize(base + n);  // the new bits are clear
+  for (size_t i = 0; i < n;) {
+    const size_t s = from + i, d = base + i;
+    const size_t k = std::min({64 - s % 64, 64 - d % 64, n - i});
+    const uint64_t bits = (src.words[s / 64] >> (s % 64)) & low_mask(k);
+    dst.words[d / 64] |= bits << (d % 64);
+    dst.popcount += size_t(std::popcount(bits));
+    i += k;
+  }
+}
+
+// piece's bits over the prefix OR-ed in, the rest appended.
+void join_density(DensityBitmap& dst, const DensityBitmap& piece, size_t prefix) {
+  or_prefix(dst, piece, prefix);
+  append_bits(dst, piece, prefix);
+}
+
+template <class T>
+void append_from(std::vector<T>& dst, const std::vector<T>& src, size_t from) {
+  dst.insert(dst.end(), src.begin() + ptrdiff_t(from), src.end());
 }
 
 }  // namespace
@@ -70,6 +108,45 @@ void ProvingAssignment::enforce(const LinearCombination& a, const LinearCombinat
   out_.a.push_back(eval_tracked(a, nullptr, &out_.a_aux_density, in, aux));
   out_.b.push_back(eval_tracked(b, &out_.b_input_density, &out_.b_aux_density, in, aux));
   out_.c.push_back(eval_tracked(c, nullptr, nullptr, in, aux));
+}
+
+ProvingAssignment ProvingAssignment::fork() const {
+  ProvingAssignment piece;
+  piece.out_.input_assignment = out_.input_assignment;
+  piece.out_.aux_assignment = out_.aux_assignment;
+  piece.out_.b_input_density.resize(out_.input_assignment.size());
+  piece.out_.a_aux_density.resize(out_.aux_assignment.size());
+  piece.out_.b_aux_density.resize(out_.aux_assignment.size());
+  piece.prefix_inputs_ = out_.input_assignment.size();
+  piece.prefix_aux_ = out_.aux_assignment.size();
+  if (finished_) piece.misuse_ = "fork of a finished system";
+  return piece;
+}
+
+Status ProvingAssignment::extend(ProvingAssignment&& piece) {
+  if (finished_) return make_error("ProvingAssignment::extend on a finished system");
+  if (piece.finished_) return make_error("ProvingAssignment::extend with a finished piece");
+  if (!piece.misuse_.empty()) return make_error("ProvingAssignment::extend: piece misused: " + piece.misuse_);
+  const size_t pin = piece.prefix_inputs_, paux = piece.prefix_aux_;
+  const Assignment& p = piece.out_;
+  if (pin > num_inputs() || paux > num_aux() ||
+      !std::equal(p.input_assignment.begin(), p.input_assignment.begin() + ptrdiff_t(pin),
+                  out_.input_assignment.begin()) ||
+      !std::equal(p.aux_assignment.begin(), p.aux_assignment.begin() + ptrdiff_t(paux),
+                  out_.aux_assignment.begin()))
+    return make_error("ProvingAssignment::extend: the piece was forked from other variables (" +
+                      std::to_string(pin) + " inputs, " + std::to_string(paux) + " aux) than this system's first " +
+                      std::to_string(num_inputs()) + " inputs and " + std::to_string(num_aux()) + " aux");
+  join_density(out_.a_aux_density, p.a_aux_density, paux);
+  join_density(out_.b_input_density, p.b_input_density, pin);
+  join_density(out_.b_aux_density, p.b_aux_density, paux);
+  append_from(out_.a, p.a, 0);
+  append_from(out_.b, p.b, 0);
+  append_from(out_.c, p.c, 0);
+  append_from(out_.input_assignment, p.input_assignment, pin);
+  append_from(out_.aux_assignment, p.aux_assignment, paux);
+  piece = ProvingAssignment();  // its memory goes now, not when the caller drops it
+  return Status::Ok();
 }
 
 Result<Assignment> ProvingAssignment::finish() {

@@ -148,7 +148,11 @@ Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOpt
   if (!comm_r.ok()) return make_input_error("comm_c or comm_r_last is not a canonical field element");
   if (*comm_r != c1.comm_r) return make_input_error("comm_r is not Poseidon2(comm_c, comm_r_last)");
 
+  if (options.partition && *options.partition >= info->partitions)
+    return make_input_error("partition " + std::to_string(*options.partition) + " of a proof with " +
+                            std::to_string(info->partitions) + " partitions");
   for (unsigned k = 0; k < info->partitions; ++k) {
+    if (options.partition && k != *options.partition) continue;
     const std::vector<uint64_t> challenges = porep_challenges(*info, c1.replica_id, c1.comm_r, c1.seed, k);
     const std::vector<PorepChallengeProof>& partition = c1.vanilla_proofs[k];
     std::vector<Status> results(challenges.size());

@@ -12,6 +12,7 @@
 // Optionally replica_id is rederived from prover_id and sector_id.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 
 #include "common/result.hpp"
@@ -23,6 +24,9 @@ struct PorepCheckOptions {
   // Both given: replica_id must equal trim(sha256(prover_id ‖ sector_id ‖ ticket ‖ comm_d ‖ porep_id)).
   std::optional<Domain> prover_id;
   std::optional<uint64_t> sector_id;
+  // Given: only this partition's challenges are checked (the envelope and comm_r always are), for
+  // a prover about to prove that one partition.
+  std::optional<size_t> partition;
 };
 
 Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOptions& options = {});
