@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace cuzk::r1cs {
 
@@ -29,6 +34,30 @@ Fr eval_tracked(const LinearCombination& lc, DensityBitmap* input_density, Densi
     if (d != nullptr) d->set(i);
   }
   return acc;
+}
+
+// OS hints for the big vectors, Linux only; a kernel without them refuses, and nothing changes.
+enum class Hint { huge_pages, populate };
+
+void advise(const void* begin, const void* end, Hint hint) {
+#if defined(__linux__)
+  const uintptr_t page = hint == Hint::huge_pages ? uintptr_t(2) << 20 : uintptr_t(4096);
+  const uintptr_t b = (uintptr_t(begin) + page - 1) & ~(page - 1), e = uintptr_t(end) & ~(page - 1);
+  if (e <= b) return;
+#if defined(MADV_HUGEPAGE)
+  if (hint == Hint::huge_pages) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+#endif
+  // MADV_POPULATE_WRITE (Linux 5.14) is 23; older headers lack the name.
+  if (hint == Hint::populate) (void)madvise(reinterpret_cast<void*>(b), e - b, 23);
+#else
+  (void)begin, (void)end, (void)hint;
+#endif
+}
+
+// [data + size, data + capacity) of v: room reserved and not yet used.
+template <class T>
+void advise_room(const std::vector<T>& v, Hint hint) {
+  advise(v.data() + v.size(), v.data() + v.capacity(), hint);
 }
 
 uint64_t low_mask(size_t k) { return k >= 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1; }
@@ -62,6 +91,9 @@ void join_density(DensityBitmap& dst, const DensityBitmap& piece, size_t prefix)
   append_bits(dst, piece, prefix);
 }
 
+// Pieces of at least this many rows are joined with their vectors copied side by side.
+constexpr size_t kParallelJoinRows = size_t(1) << 18;
+
 template <class T>
 void append_from(std::vector<T>& dst, const std::vector<T>& src, size_t from) {
   dst.insert(dst.end(), src.begin() + ptrdiff_t(from), src.end());
@@ -81,6 +113,16 @@ void ProvingAssignment::reserve(size_t constraints, size_t aux, size_t inputs) {
   out_.input_assignment.reserve(inputs);
   out_.a_aux_density.words.reserve((aux + 63) / 64);
   out_.b_aux_density.words.reserve((aux + 63) / 64);
+  for (const auto* v : {&out_.a, &out_.b, &out_.c, &out_.aux_assignment}) advise_room(*v, Hint::huge_pages);
+}
+
+void ProvingAssignment::prefault() {
+  // One thread a vector: the kernel maps pages of separate ranges side by side.
+  std::vector<std::thread> pool;
+  for (const auto* v : {&out_.b, &out_.c, &out_.aux_assignment})
+    pool.emplace_back([v] { advise_room(*v, Hint::populate); });
+  advise_room(out_.a, Hint::populate);
+  for (std::thread& t : pool) t.join();
 }
 
 Variable ProvingAssignment::alloc(const Fr& value) {
@@ -134,17 +176,29 @@ Status ProvingAssignment::extend(ProvingAssignment&& piece) {
                   out_.input_assignment.begin()) ||
       !std::equal(p.aux_assignment.begin(), p.aux_assignment.begin() + ptrdiff_t(paux),
                   out_.aux_assignment.begin()))
-    return make_error("ProvingAssignment::extend: the piece was forked from other variables (" +
-                      std::to_string(pin) + " inputs, " + std::to_string(paux) + " aux) than this system's first " +
-                      std::to_string(num_inputs()) + " inputs and " + std::to_string(num_aux()) + " aux");
+    return make_error("ProvingAssignment::extend: the piece was forked from " + std::to_string(pin) +
+                      " inputs and " + std::to_string(paux) +
+                      " aux that are not this system's first variables (it has " +
+                      std::to_string(num_inputs()) + " inputs, " + std::to_string(num_aux()) + " aux)");
   join_density(out_.a_aux_density, p.a_aux_density, paux);
   join_density(out_.b_input_density, p.b_input_density, pin);
   join_density(out_.b_aux_density, p.b_aux_density, paux);
+  // The four big copies are independent; a large piece has them made side by side.
+  std::vector<std::thread> pool;
+  auto append = [&pool, big = p.a.size() >= kParallelJoinRows](std::vector<Fr>& dst,
+                                                               const std::vector<Fr>& src, size_t from) {
+    if (big) {
+      pool.emplace_back([&dst, &src, from] { append_from(dst, src, from); });
+    } else {
+      append_from(dst, src, from);
+    }
+  };
+  append(out_.b, p.b, 0);
+  append(out_.c, p.c, 0);
+  append(out_.aux_assignment, p.aux_assignment, paux);
   append_from(out_.a, p.a, 0);
-  append_from(out_.b, p.b, 0);
-  append_from(out_.c, p.c, 0);
   append_from(out_.input_assignment, p.input_assignment, pin);
-  append_from(out_.aux_assignment, p.aux_assignment, paux);
+  for (std::thread& t : pool) t.join();
   piece = ProvingAssignment();  // its memory goes now, not when the caller drops it
   return Status::Ok();
 }

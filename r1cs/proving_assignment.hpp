@@ -26,8 +26,14 @@ class ProvingAssignment final : public ConstraintSystem {
   ProvingAssignment();
 
   // Reserves room for a circuit of this shape (constraints without the input ones), so that
-  // the large vectors are allocated once instead of grown by doubling.
+  // the large vectors are allocated once instead of grown by doubling, and asks the OS to back
+  // them with huge pages (Linux: a 2 MiB page is one fault where 4 KiB pages are 512).
   void reserve(size_t constraints, size_t aux, size_t inputs = 1);
+  // Has the OS map the reserved, still unused room now (Linux MADV_POPULATE_WRITE; nothing
+  // elsewhere), so that filling it later runs at memory speed instead of one page fault at a time.
+  // Meant for a thread with nothing better to do while others synthesize pieces to be joined;
+  // the system must not be used meanwhile.
+  void prefault();
 
   bool has_values() const override { return true; }
   Variable alloc(const Fr& value) override;

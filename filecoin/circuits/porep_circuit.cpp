@@ -28,7 +28,8 @@ Status check_path(std::span<const PathLevel> levels, std::span<const PathLevelVa
     if (path[l].siblings.size() + 1 != levels[l].arity || path[l].index >= levels[l].arity)
       return make_input_error(what + " level " + std::to_string(l) + " has " +
                               std::to_string(path[l].siblings.size()) + " siblings and index " +
-                              std::to_string(path[l].index) + " for arity " + std::to_string(levels[l].arity));
+                              std::to_string(path[l].index) + " for arity " +
+                              std::to_string(levels[l].arity));
   return Status::Ok();
 }
 
@@ -169,13 +170,15 @@ Result<PorepTopVariables> PorepCircuit::synthesize_top(ConstraintSystem& cs) con
   return top;
 }
 
-Status PorepCircuit::synthesize_challenge(ConstraintSystem& cs, const PorepTopVariables& top, size_t i) const {
+Status PorepCircuit::synthesize_challenge(ConstraintSystem& cs, const PorepTopVariables& top,
+                                          size_t i) const {
   if (i >= params_.challenge_count)
     return make_error("PoRep: challenge " + std::to_string(i) + " of a circuit of " +
                       std::to_string(params_.challenge_count));
   const PorepChallengeWitness& w = challenge(i);
   const Num data_leaf = Num::alloc(cs, w.data_leaf);
-  CUZK_TRY_STATUS(enforce_inclusion(cs, tree_d_levels_, w.comm_d_path, data_leaf, top.comm_d, "comm_d inclusion"));
+  CUZK_TRY_STATUS(
+      enforce_inclusion(cs, tree_d_levels_, w.comm_d_path, data_leaf, top.comm_d, "comm_d inclusion"));
 
   // The parents' columns: allocated, hashed and opened in tree_c, DRG parents first.
   std::vector<std::vector<Num>> columns;
@@ -184,7 +187,8 @@ Status PorepCircuit::synthesize_challenge(ConstraintSystem& cs, const PorepTopVa
       columns.push_back(alloc_column(cs, col.rows));
       auto hash = r1cs::poseidon_hash_circuit(cs, *column_hash_, columns.back());
       if (!hash) return make_error("PoRep: parent column hash: " + hash.message());
-      CUZK_TRY_STATUS(enforce_inclusion(cs, tree_cr_levels_, col.path, *hash, top.comm_c, "parent inclusion"));
+      CUZK_TRY_STATUS(
+          enforce_inclusion(cs, tree_cr_levels_, col.path, *hash, top.comm_c, "parent inclusion"));
     }
   }
 
@@ -208,8 +212,8 @@ Status PorepCircuit::synthesize_challenge(ConstraintSystem& cs, const PorepTopVa
   // encode: enc = label_layers + data_leaf, (label + data)·(ONE) = (enc).
   const Num enc = Num::alloc(cs, labels.back().value + data_leaf.value);
   cs.enforce(labels.back().lc + data_leaf.lc, Variable::one(), enc.lc);
-  CUZK_TRY_STATUS(
-      enforce_inclusion(cs, tree_cr_levels_, w.comm_r_last_path, enc, top.comm_r_last, "comm_r_last inclusion"));
+  CUZK_TRY_STATUS(enforce_inclusion(cs, tree_cr_levels_, w.comm_r_last_path, enc, top.comm_r_last,
+                                    "comm_r_last inclusion"));
 
   auto column = r1cs::poseidon_hash_circuit(cs, *column_hash_, labels);
   if (!column) return make_error("PoRep: challenged column hash: " + column.message());

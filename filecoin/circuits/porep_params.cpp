@@ -15,8 +15,8 @@ Result<PorepTreeLevels> porep_tree_levels(const PorepParams& params) {
                       std::to_string(params.layers) + " layers; both must be at least 1");
   auto column = r1cs::poseidon_constants(params.layers);
   if (!column)
-    return make_error("PoRep: no column hash for " + std::to_string(params.layers) + " layers: " +
-                      column.message());
+    return make_error("PoRep: no column hash for " + std::to_string(params.layers) +
+                      " layers: " + column.message());
   if (params.nodes < 2 || !std::has_single_bit(params.nodes))
     return make_error(what + ": the nodes are not a power of two ≥ 2");
   if (t.base_arity < 2 || !std::has_single_bit(t.base_arity))

@@ -33,6 +33,7 @@ struct PorepParams {
   uint64_t sector_size() const { return nodes * 32; }
   // replica_id, comm_d, comm_r, then 18 per challenge (not counting ONE).
   size_t num_public_inputs() const { return 3 + kPorepInputsPerChallenge * challenge_count; }
+  friend bool operator==(const PorepParams&, const PorepParams&) = default;
 };
 
 // The levels of the paths the circuit opens: tree_d's (binary, bottom-up) and the base trees' of

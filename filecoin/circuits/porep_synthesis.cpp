@@ -16,11 +16,39 @@ using r1cs::ProvingAssignment;
 
 namespace {
 
+// Threads for `pieces` equal pieces on `threads` cores. A little more pieces than cores (a 32 GiB
+// partition's 18 challenges on 16) get a thread each: time-sliced, they finish in 18/16 of one
+// piece's time, where rounds of `threads` take two.
 unsigned worker_count(unsigned threads, size_t pieces) {
-  return unsigned(std::max<size_t>(1, std::min<size_t>(std::max(1u, threads), pieces)));
+  const size_t t = std::max(1u, threads);
+  return unsigned(std::max<size_t>(1, pieces < 2 * t ? pieces : t));
 }
 
 }  // namespace
+
+Result<r1cs::ShapeCounts> porep_challenge_shape(const PorepParams& params) {
+  static std::mutex m;
+  static std::vector<std::pair<PorepParams, r1cs::ShapeCounts>> known;
+  {
+    std::lock_guard lock(m);
+    for (const auto& [p, shape] : known)
+      if (p == params) return shape;
+  }
+  PorepParams one = params;
+  one.challenge_count = 1;
+  auto circuit = PorepCircuit::blank(one);
+  if (!circuit) return circuit.error();
+  CountingSystem cs;
+  auto top = circuit->synthesize_top(cs);
+  if (!top) return top.error();
+  const r1cs::ShapeCounts before{cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
+  CUZK_TRY_STATUS(circuit->synthesize_challenge(cs, *top, 0));
+  const r1cs::ShapeCounts shape{cs.num_constraints() - before.constraints, cs.num_inputs() - before.inputs,
+                                cs.num_aux() - before.aux};
+  std::lock_guard lock(m);
+  known.emplace_back(params, shape);
+  return shape;
+}
 
 Result<r1cs::ShapeCounts> count_porep(const PorepCircuit& circuit, unsigned threads) {
   CountingSystem base;
@@ -50,6 +78,8 @@ Result<r1cs::ShapeCounts> count_porep(const PorepCircuit& circuit, unsigned thre
 
 Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignment& top_system,
                                const PorepTopVariables& top, unsigned threads, const PorepPieceSink& take) {
+  auto shape = porep_challenge_shape(circuit.params());
+  if (!shape) return shape.error();
   const size_t n = circuit.challenge_count();
   const unsigned workers = worker_count(threads, n);
   const size_t window = 2 * size_t(workers);  // pieces alive at once
@@ -75,6 +105,8 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
         i = next++;
       }
       ProvingAssignment piece = top_system.fork();
+      piece.reserve(shape->constraints, top_system.num_aux() + shape->aux,
+                    top_system.num_inputs() + shape->inputs);
       Status s = circuit.synthesize_challenge(piece, top, i);
       std::lock_guard lock(m);
       slots[i].status = std::move(s);
@@ -114,20 +146,25 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
 }
 
 Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads) {
+  auto shape = porep_challenge_shape(circuit.params());
+  if (!shape) return shape.error();
   ProvingAssignment base;
   auto top = circuit.synthesize_top(base);
   if (!top) return top.error();
   const ProvingAssignment top_system = base.fork();
+  // Sized for the whole partition and mapped by a helper thread while the challenges are
+  // synthesized, so that the joins copy at memory speed: touching 17 GB of fresh memory one page
+  // fault at a time costs more than synthesizing it.
   const size_t n = circuit.challenge_count();
-  const size_t top_constraints = base.num_constraints(), top_aux = base.num_aux(), top_inputs = base.num_inputs();
-  Status s = synthesize_porep_pieces(circuit, top_system, *top, threads, [&](size_t i, ProvingAssignment&& piece) {
-    // The challenges have one shape: the first one sizes the whole partition, so that the joins
-    // append without reallocating.
-    if (i == 0)
-      base.reserve(top_constraints + n * piece.num_constraints(), top_aux + n * (piece.num_aux() - top_aux),
-                   top_inputs + n * (piece.num_inputs() - top_inputs));
-    return base.extend(std::move(piece));
-  });
+  base.reserve(base.num_constraints() + n * shape->constraints, base.num_aux() + n * shape->aux,
+               base.num_inputs() + n * shape->inputs);
+  std::thread prefault([&base] { base.prefault(); });
+  Status s =
+      synthesize_porep_pieces(circuit, top_system, *top, threads, [&](size_t, ProvingAssignment&& piece) {
+        if (prefault.joinable()) prefault.join();
+        return base.extend(std::move(piece));
+      });
+  if (prefault.joinable()) prefault.join();
   if (!s) return s.error();
   return base.finish();
 }

@@ -21,13 +21,19 @@ namespace cuzk::filecoin {
 // counted on `threads` threads; equal to counting it in one CountingSystem.
 Result<r1cs::ShapeCounts> count_porep(const PorepCircuit& circuit, unsigned threads);
 
+// The rows and variables one challenge adds after the top part: the same for every challenge of
+// circuits with these parameters (nothing in its layout depends on values). Counted once per
+// process and kept, so that synthesis can size every vector before it fills it.
+Result<r1cs::ShapeCounts> porep_challenge_shape(const PorepParams& params);
+
 // Receives challenge i's system, synthesized in a fork of the top part's system; called on the
 // calling thread, in challenge order. An error stops the synthesis and is returned.
 using PorepPieceSink = std::function<Status(size_t challenge, r1cs::ProvingAssignment&& piece)>;
 
 // Synthesizes every challenge after the top part (`top_system` holds it, `top` its variables) on
-// `threads` worker threads. At most 2 · threads pieces are alive at once, so memory stays
-// bounded whatever the sink does with them.
+// `threads` worker threads, or one a challenge when there are fewer than 2 · threads challenges
+// (18 on 16 cores finish sooner time-sliced than in two rounds). At most 2 · threads pieces are
+// alive at once, so memory stays bounded whatever the sink does with them.
 Status synthesize_porep_pieces(const PorepCircuit& circuit, const r1cs::ProvingAssignment& top_system,
                                const PorepTopVariables& top, unsigned threads, const PorepPieceSink& take);
 

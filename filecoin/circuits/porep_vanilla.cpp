@@ -101,7 +101,8 @@ Result<std::vector<Fr>> porep_public_inputs(const SealCommitPhase1Output& c1, si
     return make_input_error("PoRep: partition " + std::to_string(partition_index) + " of " + info->name +
                             ", which has " + std::to_string(info->partitions));
   std::vector<Fr> inputs;
-  for (auto [d, name] : {std::pair{&c1.replica_id, "replica_id"}, {&c1.comm_d, "comm_d"}, {&c1.comm_r, "comm_r"}}) {
+  for (auto [d, name] :
+       {std::pair{&c1.replica_id, "replica_id"}, {&c1.comm_d, "comm_d"}, {&c1.comm_r, "comm_r"}}) {
     auto x = field_element(*d, name);
     if (!x) return x.error();
     inputs.push_back(*x);
@@ -119,14 +120,13 @@ Result<std::vector<Fr>> porep_public_inputs(const SealCommitPhase1Output& c1, si
 }
 
 Result<PorepPartition> porep_partition_from_c1(const SealCommitPhase1Output& c1, size_t partition_index,
-                                               vanilla::PorepCheckOptions options) {
+                                               const vanilla::PorepCheckOptions& options) {
   auto params = porep_params_of(c1);
   if (!params) return params.error();
   if (partition_index >= c1.vanilla_proofs.size())
     return make_input_error("PoRep: partition " + std::to_string(partition_index) + " of a proof with " +
                             std::to_string(c1.vanilla_proofs.size()));
-  options.partition = partition_index;
-  Status checked = vanilla::check_porep_vanilla(c1, options);
+  Status checked = vanilla::check_porep_vanilla_partition(c1, partition_index, options);
   if (!checked) return make_input_error("PoRep: " + checked.message());
 
   const std::vector<PorepChallengeProof>& proofs = c1.vanilla_proofs[partition_index];

@@ -43,6 +43,6 @@ Result<std::vector<Fr>> porep_public_inputs(const SealCommitPhase1Output& c1, si
 // the circuit and its public inputs. Errors name the partition, the challenge and what is wrong,
 // e.g. "partition 0 challenge 1: comm_d proof does not reach comm_d".
 Result<PorepPartition> porep_partition_from_c1(const SealCommitPhase1Output& c1, size_t partition_index,
-                                               vanilla::PorepCheckOptions options = {});
+                                               const vanilla::PorepCheckOptions& options = {});
 
 }  // namespace cuzk::filecoin

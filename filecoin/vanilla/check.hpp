@@ -24,11 +24,13 @@ struct PorepCheckOptions {
   // Both given: replica_id must equal trim(sha256(prover_id ‖ sector_id ‖ ticket ‖ comm_d ‖ porep_id)).
   std::optional<Domain> prover_id;
   std::optional<uint64_t> sector_id;
-  // Given: only this partition's challenges are checked (the envelope and comm_r always are), for
-  // a prover about to prove that one partition.
-  std::optional<size_t> partition;
 };
 
 Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOptions& options = {});
+
+// The same checks with only partition `partition`'s challenges (the envelope and comm_r are
+// checked whole), for a prover about to prove that partition.
+Status check_porep_vanilla_partition(const SealCommitPhase1Output& c1, size_t partition,
+                                     const PorepCheckOptions& options = {});
 
 }  // namespace cuzk::filecoin::vanilla

@@ -65,7 +65,8 @@ TEST(PorepCounts, UpstreamCircuitTests) {
   }
 }
 
-// §3.1.5: constraints, inputs (ONE included), aux.
+// §3.1.5: constraints, inputs (ONE included), aux. 2 KiB counted in one system and with the
+// challenges counted apart (count_porep); the others with count_porep.
 TEST(PorepCounts, TestSizes) {
   struct Case {
     uint64_t size;
@@ -78,38 +79,33 @@ TEST(PorepCounts, TestSizes) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.size);
-    const r1cs::ShapeCounts n = count(params_of(c.size));
+    const r1cs::ShapeCounts n = count_on_all_cores(params_of(c.size));
     EXPECT_EQ(n.constraints, c.constraints);
     EXPECT_EQ(n.inputs, 40u);
     EXPECT_EQ(n.rows(), c.constraints + 40);
     EXPECT_EQ(n.aux, c.aux);
   }
-}
-
-TEST(PorepCounts, ChallengesCountedApartAddUp) {
-  // The top part once and the challenges on separate systems give the sequential counts.
   const r1cs::ShapeCounts whole = count(params_of(2 * kKiB));
-  const r1cs::ShapeCounts parts = count_on_all_cores(params_of(2 * kKiB));
-  EXPECT_EQ(parts.constraints, whole.constraints);
-  EXPECT_EQ(parts.inputs, whole.inputs);
-  EXPECT_EQ(parts.aux, whole.aux);
+  EXPECT_EQ(whole.constraints, 2'687'921u);
+  EXPECT_EQ(whole.inputs, 40u);
+  EXPECT_EQ(whole.aux, 2'685'673u);
 }
 
-TEST(PorepCounts, ThirtyTwoGiB) {
-  // Curio's measurement: 130,278,869 rows with the 328 input rows; 130,169,893 aux.
-  const r1cs::ShapeCounts n = count_on_all_cores(params_of(32 * kGiB));
-  EXPECT_EQ(n.constraints, 130'278'541u);
-  EXPECT_EQ(n.inputs, 328u);
-  EXPECT_EQ(n.rows(), 130'278'869u);
-  EXPECT_EQ(n.aux, 130'169'893u);
-}
-
-TEST(PorepCounts, SixtyFourGiB) {
-  const r1cs::ShapeCounts n = count_on_all_cores(params_of(64 * kGiB));
-  EXPECT_EQ(n.constraints, 131'185'849u);
-  EXPECT_EQ(n.inputs, 328u);
-  EXPECT_EQ(n.rows(), 131'186'177u);
-  EXPECT_EQ(n.aux, 131'076'643u);
+// A production partition with one challenge: the top part (571 rows and aux) and one challenge
+// (§3.1.5's 32 GiB breakdown: 7,237,665 rows). A challenge's rows and variables do not depend on
+// its values or its place, so the whole partition is the top part and 18 of these; the slow test
+// (porep_slow_test) counts all 18 and the 64 GiB partition.
+TEST(PorepCounts, ThirtyTwoGiBTopAndOneChallenge) {
+  PorepParams p = params_of(32 * kGiB);
+  EXPECT_EQ(p.challenge_count, 18u);
+  p.challenge_count = 1;
+  const r1cs::ShapeCounts n = count(p);
+  EXPECT_EQ(n.constraints, 571u + 30 * 45'382 + 2 + 14 * (598 + 5'302) + 65 + (6 + 10 * 14) * 256 +
+                               11 * 522'269 + 1 + 5'302 + 598 + 5'302);
+  EXPECT_EQ(n.constraints, 571u + 7'237'665);
+  EXPECT_EQ(n.inputs, 22u);
+  // (130,169,893 − 571) / 18 aux per challenge.
+  EXPECT_EQ(n.aux, 571u + 7'231'629);
 }
 
 TEST(PorepCounts, ShapesThatCannotBe) {
