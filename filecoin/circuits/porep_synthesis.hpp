@@ -3,8 +3,9 @@
 // challenge order. A challenge reads only the top part's variables and its own, so joining the
 // pieces in order (ProvingAssignment::extend, bellperson's extend generalized from ONE to the top
 // part; reference/filecoin-circuits.md §1.6) gives exactly what sequential synthesis gives: the
-// same a, b, c, assignments and densities, bit for bit. A 32 GiB partition (18 challenges of
-// 7.2 M rows) then takes about two challenges' time on 16 cores instead of eighteen.
+// same a, b, c, assignments and densities, bit for bit. A 32 GiB partition's 18 challenges of
+// 7.2 M rows each then take about 18/16 of one challenge's time on 16 cores, plus the joins,
+// which copy the pieces into room reserved (and mapped) while they are synthesized.
 #pragma once
 
 #include <cstddef>
