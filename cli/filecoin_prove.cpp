@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cpu/thread_pool.hpp"
@@ -16,6 +17,7 @@
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
 #include "filecoin/formats/proof_bytes.hpp"
+#include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
@@ -63,7 +65,7 @@ Result<Proof> prove_partition(const filecoin::PreparedProof& prepared, size_t k,
     Stage stage(label.c_str(), o.quiet);
     auto part = prepared.partition(k);
     if (!part) return part.error();
-    as = r1cs::synthesize_for_proving(*part->circuit);
+    as = filecoin::synthesize_partition(*part->circuit, o.threads ? o.threads : std::thread::hardware_concurrency());
     if (!as) return as.error();
     const std::vector<Fr> wires(as->input_assignment.begin() + 1, as->input_assignment.end());
     if (wires != part->public_inputs)

@@ -1,6 +1,7 @@
 #include "engine/filecoin_input.hpp"
 
 #include "engine/job.hpp"
+#include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "io/file.hpp"
 
@@ -80,14 +81,14 @@ Result<bool> expand_filecoin_request(JobRequest& r) {
   return true;
 }
 
-Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input) {
+Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads) {
   if (!input.request || !input.partition)
     return make_input_error("a Filecoin partition without its request or index");
   auto prepared = input.request->prepared();
   if (!prepared) return prepared.error();
   auto part = prepared->partition(*input.partition);
   if (!part) return part.error();
-  auto as = r1cs::synthesize_for_proving(*part->circuit);
+  auto as = filecoin::synthesize_partition(*part->circuit, threads);
   if (!as) return as.error();
   if (!std::equal(as->input_assignment.begin() + 1, as->input_assignment.end(), part->public_inputs.begin(),
                   part->public_inputs.end()))

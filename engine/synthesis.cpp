@@ -129,7 +129,7 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
   }
   if (const auto* f = std::get_if<FilecoinInput>(&input)) {
-    auto made = synthesize_filecoin(*f);
+    auto made = synthesize_filecoin(*f, threads);
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
   }
   if (const auto* a = std::get_if<SynthesizedInput>(&input)) {

@@ -10,7 +10,6 @@
 #include "filecoin/formats/vanilla_check.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
-#include "filecoin/proofs/porep_inputs.hpp"
 #include "filecoin/vanilla/check.hpp"
 #include "filecoin/vanilla/labels.hpp"
 #include "filecoin/vanilla/post_proof.hpp"
