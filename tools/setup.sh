@@ -19,6 +19,8 @@ packages=(
   cmake ninja-build g++ pkg-config git
   # tests and benchmarks (GMP: reference arithmetic in tests only)
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
+  # the Filecoin end-to-end test scripts (tests/filecoin_e2e) read JSON and edit bytes with python3
+  python3
   # libraries of the cli, engine and daemon
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libsqlite3-dev libtbb-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
