@@ -19,8 +19,9 @@ Status set_domain(const std::string& hex, const char* option, std::string* out) 
 void add_filecoin_job_options(CLI::App* cmd, FilecoinJobArgs& a) {
   cmd->add_option("--c1", a.c1, "Filecoin PoRep C2 (--kind porep-c2): the C1 output, bare or Curio's wrapper")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--vanilla", a.vanilla,
-                  "Filecoin PoSt (one bincode vanilla proof per sector) or SnapDeals (one per partition) files")
+  cmd->add_option(
+         "--vanilla", a.vanilla,
+         "Filecoin PoSt (one bincode vanilla proof per sector) or SnapDeals (one per partition) files")
       ->check(CLI::ExistingFile);
   cmd->add_option("--proof-type", a.proof_type, "PoSt / SnapDeals: the registered proof type, name or id");
   cmd->add_option("--randomness", a.randomness, "PoSt: the randomness, 32 bytes of hex");
@@ -46,8 +47,8 @@ Status add_filecoin_partition(const FilecoinJobArgs& a, engine::JobKind kind, v1
   }
   if (!a.proof_type.empty()) {
     const auto family = kind == engine::JobKind::snap_deals ? filecoin::ProofFamily::update
-                        : porep                            ? filecoin::ProofFamily::seal
-                                                           : filecoin::ProofFamily::post;
+                        : porep                             ? filecoin::ProofFamily::seal
+                                                            : filecoin::ProofFamily::post;
     auto type = parse_registered_proof(family, a.proof_type);
     if (!type) return make_input_error("--proof-type: " + type.message());
     f->set_proof_id(type->id);

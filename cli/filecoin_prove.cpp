@@ -65,7 +65,8 @@ Result<Proof> prove_partition(const filecoin::PreparedProof& prepared, size_t k,
     Stage stage(label.c_str(), o.quiet);
     auto part = prepared.partition(k);
     if (!part) return part.error();
-    as = filecoin::synthesize_partition(*part->circuit, o.threads ? o.threads : std::thread::hardware_concurrency());
+    as = filecoin::synthesize_partition(*part->circuit,
+                                        o.threads ? o.threads : std::thread::hardware_concurrency());
     if (!as) return as.error();
     const std::vector<Fr> wires(as->input_assignment.begin() + 1, as->input_assignment.end());
     if (wires != part->public_inputs)

@@ -104,7 +104,8 @@ Status write_update_proofs(const filecoin::vanilla::TestSector& sector, std::spa
   if (!type) return type.error();
   nlohmann::json files = nlohmann::json::array();
   for (size_t k = 0; k < proofs->size(); ++k) {
-    const std::string name = "update-" + std::to_string(sector.sector_id) + "-" + std::to_string(k) + ".vproof";
+    const std::string name =
+        "update-" + std::to_string(sector.sector_id) + "-" + std::to_string(k) + ".vproof";
     const auto bytes = filecoin::write_update_vanilla_proof((*proofs)[k]);
     CUZK_TRY_STATUS(write_whole_file((dir / name).string(), std::string(bytes.begin(), bytes.end())));
     files.push_back(name);
@@ -182,7 +183,8 @@ int run_seal(const SealArgs& args) {
     std::string new_data(data.size(), '\0');
     for (auto& b : new_data) b = char(rng());
     const auto new_bytes = std::span(reinterpret_cast<const uint8_t*>(new_data.data()), new_data.size());
-    if (auto st = write_update_proofs(*sector, new_bytes, dir, summary); !st) return fail("SnapDeals: " + st.message());
+    if (auto st = write_update_proofs(*sector, new_bytes, dir, summary); !st)
+      return fail("SnapDeals: " + st.message());
   }
   summary["comm_r"] = filecoin::domain_hex(c1->comm_r);
   summary["comm_d"] = filecoin::domain_hex(c1->comm_d);

@@ -7,8 +7,8 @@
 namespace cuzk::engine {
 namespace {
 
-using nlohmann::json;
 using filecoin::domain_hex;
+using nlohmann::json;
 
 json request_json(const FilecoinRequest& fr) {
   const filecoin::ProofRequest& r = fr.request();
@@ -20,7 +20,8 @@ json request_json(const FilecoinRequest& fr) {
   } else {
     json blobs = json::array();
     for (const auto& v : r.vanilla)
-      blobs.push_back(filecoin::base64_encode(std::span(reinterpret_cast<const uint8_t*>(v.data()), v.size())));
+      blobs.push_back(
+          filecoin::base64_encode(std::span(reinterpret_cast<const uint8_t*>(v.data()), v.size())));
     j["vanilla"] = std::move(blobs);
   }
   j["randomness"] = domain_hex(r.randomness);
@@ -43,8 +44,8 @@ Result<std::shared_ptr<const FilecoinRequest>> request_from(const json& j) {
   filecoin::ProofRequest r;
   const std::string kind = j.at("kind").get<std::string>();
   bool known = false;
-  for (auto k : {filecoin::ProofKind::seal, filecoin::ProofKind::winning_post, filecoin::ProofKind::window_post,
-                 filecoin::ProofKind::update})
+  for (auto k : {filecoin::ProofKind::seal, filecoin::ProofKind::winning_post,
+                 filecoin::ProofKind::window_post, filecoin::ProofKind::update})
     if (filecoin::to_string(k) == kind) r.kind = k, known = true;
   if (!known) return make_error("unknown Filecoin proof kind \"" + kind + "\"");
   if (j.contains("proof_id")) r.proof_id = j.at("proof_id").get<uint64_t>();
@@ -74,7 +75,8 @@ Result<std::shared_ptr<const FilecoinRequest>> request_from(const json& j) {
   }
   if (j.contains("sector_id")) r.sector_id = j.at("sector_id").get<uint64_t>();
   r.first_partition = j.at("first_partition").get<uint64_t>();
-  return std::shared_ptr<const FilecoinRequest>(std::make_shared<FilecoinRequest>(std::move(r), std::move(paths)));
+  return std::shared_ptr<const FilecoinRequest>(
+      std::make_shared<FilecoinRequest>(std::move(r), std::move(paths)));
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 namespace cuzk::server {
 
 // `kind`: the job's, which says what the request proves.
-Result<engine::FilecoinInput> filecoin_from_proto(const ::cuzk::v1::FilecoinRequest& request, engine::JobKind kind,
-                                                  Spool::Upload& upload);
+Result<engine::FilecoinInput> filecoin_from_proto(const ::cuzk::v1::FilecoinRequest& request,
+                                                  engine::JobKind kind, Spool::Upload& upload);
 
 }  // namespace cuzk::server

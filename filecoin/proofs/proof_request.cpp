@@ -160,7 +160,8 @@ Status prepare_update(const ProofRequest& r, State& s) {
       if (auto st = check_update_vanilla_proof(*proof, *type); !st)
         return make_input_error(at + st.message());
       // Everything the circuit would reject, at the h filecoin-proofs' API proves with.
-      const vanilla::UpdatePublicInputs inputs{i, shape->h_default(), r.comm_r_old, r.comm_d_new, r.comm_r_new};
+      const vanilla::UpdatePublicInputs inputs{i, shape->h_default(), r.comm_r_old, r.comm_d_new,
+                                               r.comm_r_new};
       if (auto st = vanilla::check_update_partition(*shape, *proof, inputs); !st)
         return make_input_error(at + st.message());
       s.update_proofs.push_back(std::move(*proof));

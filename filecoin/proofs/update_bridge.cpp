@@ -13,8 +13,9 @@ Result<vanilla::UpdateShape> shape_of(uint64_t update_proof_id) {
   return vanilla::update_shape(type->sector_size);
 }
 
-Result<vanilla::UpdatePublicInputs> inputs_of(const vanilla::UpdateShape& shape, size_t k, const Domain& comm_r_old,
-                                              const Domain& comm_d_new, const Domain& comm_r_new) {
+Result<vanilla::UpdatePublicInputs> inputs_of(const vanilla::UpdateShape& shape, size_t k,
+                                              const Domain& comm_r_old, const Domain& comm_d_new,
+                                              const Domain& comm_r_new) {
   return vanilla::UpdatePublicInputs{k, shape.h_default(), comm_r_old, comm_d_new, comm_r_new};
 }
 
@@ -28,11 +29,9 @@ Result<std::unique_ptr<r1cs::Circuit>> update_blank_circuit(uint64_t sector_size
   return std::unique_ptr<r1cs::Circuit>(std::make_unique<UpdateCircuit>(std::move(*circuit)));
 }
 
-Result<std::unique_ptr<r1cs::Circuit>> update_partition_circuit(uint64_t update_proof_id,
-                                                                const UpdatePartitionProof& proof, size_t k,
-                                                                const Domain& comm_r_old, const Domain& comm_d_new,
-                                                                const Domain& comm_r_new,
-                                                                std::vector<Fr>& public_inputs) {
+Result<std::unique_ptr<r1cs::Circuit>> update_partition_circuit(
+    uint64_t update_proof_id, const UpdatePartitionProof& proof, size_t k, const Domain& comm_r_old,
+    const Domain& comm_d_new, const Domain& comm_r_new, std::vector<Fr>& public_inputs) {
   auto shape = shape_of(update_proof_id);
   if (!shape) return shape.error();
   auto inputs = inputs_of(*shape, k, comm_r_old, comm_d_new, comm_r_new);

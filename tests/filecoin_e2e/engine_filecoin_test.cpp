@@ -130,7 +130,9 @@ TEST(EngineFilecoin, TheJournaledRequestKeepsEveryField) {
   EXPECT_EQ(b.randomness, a.randomness);
   EXPECT_EQ(b.first_partition, a.first_partition);
   // A malformed journal entry is an error, not a crash.
-  EXPECT_FALSE(request_from_json(R"({"kind":"window_post","params":"x","partitions":[{"filecoin":{"request":3}}]})").ok());
+  EXPECT_FALSE(
+      request_from_json(R"({"kind":"window_post","params":"x","partitions":[{"filecoin":{"request":3}}]})")
+          .ok());
 }
 
 TEST(EngineFilecoin, AJobInTheJournalFinishesAfterARestart) {
