@@ -5,8 +5,8 @@
 #include "backend/cpu/cpu_backend.hpp"
 #if CUZK_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/fixed_base.hpp"
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/fixed_base/fixed_base.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #endif
 
 namespace cuzk::cli {

@@ -4,7 +4,7 @@
 // device, so the workers of one card can never exceed its budget together.
 //
 // With several workers on a card large enough, part of its budget is first set aside for one store
-// of resident bases (backend/cuda/device_bases.hpp) that the card's workers share, and the workers
+// of resident bases (backend/cuda/runtime/device_bases.hpp) that the card's workers share, and the workers
 // split the rest: one copy of a 2^27 key's 56 GiB of bases serves both workers of an H200, so one
 // can compute H (and upload the next partition) while the other runs its MSMs.
 #pragma once

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "backend/cpu/row_check.hpp"
-#include "backend/cuda/device_bases.hpp"
-#include "backend/cuda/msm.hpp"
-#include "backend/cuda/ntt.hpp"
-#include "backend/cuda/runtime.hpp"
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/runtime/device_bases.hpp"
+#include "backend/cuda/msm/msm.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
+#include "backend/cuda/runtime/staging.hpp"
 
 namespace cuzk::cuda {
 namespace {

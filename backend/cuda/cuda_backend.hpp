@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "backend/compute.hpp"
-#include "backend/cuda/device_cache.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
 
 namespace cuzk::cuda {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/ntt.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
 
 using namespace cuzk;
 using namespace cuzk::cuda;

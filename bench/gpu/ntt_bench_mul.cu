@@ -2,7 +2,7 @@
 // independent chains x ← x·y, one per thread, many threads per SM.
 #include <cuda_runtime.h>
 
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cuda {

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "backend/cuda/fixed_base.hpp"
+#include "backend/cuda/fixed_base/fixed_base.hpp"
 #include "groth16/fixed_base.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/circuits/samples.hpp"

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "backend/cpu/ntt.hpp"
-#include "backend/cuda/device_cache.hpp"
-#include "backend/cuda/ntt.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
 
 namespace cuzk::cuda {
 namespace {

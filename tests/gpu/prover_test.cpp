@@ -10,8 +10,8 @@
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/device_bases.hpp"
-#include "backend/cuda/msm.hpp"
+#include "backend/cuda/runtime/device_bases.hpp"
+#include "backend/cuda/msm/msm.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "backend/cpu/thread_pool.hpp"
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #include "common/result.hpp"
 
 namespace cuzk::cuda {

@@ -22,8 +22,8 @@
 #include <span>
 #include <tuple>
 
-#include "backend/cuda/runtime.hpp"
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
+#include "backend/cuda/runtime/staging.hpp"
 #include "common/result.hpp"
 
 namespace cuzk::cuda {

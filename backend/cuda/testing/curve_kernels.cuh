@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "backend/cuda/curve_kernels.hpp"
+#include "backend/cuda/testing/curve_kernels.hpp"
 
 namespace cuzk::cuda {
 

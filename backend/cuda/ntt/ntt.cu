@@ -21,9 +21,9 @@
 //
 // Scaling (coset powers, n^-1) is fused into the first pass's loads (forward coset) or the last
 // pass's stores (inverse), so it costs multiplications but no extra pass over memory.
-#include "backend/cuda/ntt.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
 
-#include "backend/cuda/device_cache.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
 
 #include <cuda_runtime.h>
 

@@ -1,5 +1,5 @@
 // Fully inlined, -O3: these kernels are also what docs/BENCHMARKS.md's SASS counts are read from.
-#include "backend/cuda/throughput.hpp"
+#include "backend/cuda/testing/throughput.hpp"
 
 #include <cuda_runtime.h>
 

@@ -1,6 +1,6 @@
 // Multi-scalar multiplication on a CUDA device for G1 and G2: Σ s_i·P_i, Pippenger's bucket method.
 //
-// The pipeline, per chunk of points (backend/cuda/msm.cuh has the kernels):
+// The pipeline, per chunk of points (backend/cuda/msm/msm.cuh has the kernels):
 //   1. scalars (Fr, Montgomery or canonical, on the host or the device) become signed c-bit digits
 //      (the top W·c − 256 windows c − 1 bits wide, when each window is its own set: fewer buckets),
 //      one (key, value) pair per window: key = bucket of the digit's magnitude in its bucket set,
@@ -46,7 +46,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"

@@ -1,4 +1,4 @@
-#include "backend/cuda/device_cache.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-// Device kernels of the MSM (backend/cuda/msm.hpp describes the pipeline). Templated on the point
+// Device kernels of the MSM (backend/cuda/msm/msm.hpp describes the pipeline). Templated on the point
 // types so G1 and G2 share them; instantiated by msm_g1.cu and msm_g2.cu through msm.cuh. The
 // kernels that are not templates are static: each unit keeps its own copy.
 #pragma once
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "backend/cuda/msm.hpp"
+#include "backend/cuda/msm/msm.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cuda::msm_detail {

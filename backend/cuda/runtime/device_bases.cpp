@@ -1,4 +1,4 @@
-#include "backend/cuda/device_bases.hpp"
+#include "backend/cuda/runtime/device_bases.hpp"
 
 namespace cuzk::cuda {
 

@@ -1,4 +1,4 @@
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/runtime/staging.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #include "curve/g1.hpp"
 #include "field/fields.hpp"
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "backend/cuda/fixed_base.hpp"
+#include "backend/cuda/fixed_base/fixed_base.hpp"
 #include "curve/point.hpp"
 
 namespace cuzk::cuda {

@@ -1,7 +1,7 @@
 // G1 instantiation of the device MSM, and the window cost model shared with G2.
 #include <cmath>
 
-#include "backend/cuda/msm.cuh"
+#include "backend/cuda/msm/msm.cuh"
 
 namespace cuzk::cuda {
 

@@ -1,4 +1,4 @@
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 
 #include <cuda_runtime.h>
 

@@ -28,7 +28,7 @@
 #include <mutex>
 #include <string>
 
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 
 namespace cuzk::cuda {
 

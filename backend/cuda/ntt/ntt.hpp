@@ -22,7 +22,7 @@
 #include <optional>
 
 #include "backend/cpu/ntt.hpp"  // RootConvention
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cuda {

@@ -1,4 +1,4 @@
-// Msm<Affine> behind backend/cuda/msm.hpp: planning, buffers and the launch sequence. Included by
+// Msm<Affine> behind backend/cuda/msm/msm.hpp: planning, buffers and the launch sequence. Included by
 // msm_g1.cu and msm_g2.cu, one instantiation each, so a 2-core build compiles them in parallel.
 #pragma once
 
@@ -13,9 +13,9 @@
 #include <tuple>
 #include <vector>
 
-#include "backend/cuda/msm.hpp"
-#include "backend/cuda/msm_kernels.cuh"
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/msm/msm.hpp"
+#include "backend/cuda/msm/kernels.cuh"
+#include "backend/cuda/runtime/staging.hpp"
 
 namespace cuzk::cuda {
 

@@ -12,8 +12,8 @@
 #include <memory>
 #include <span>
 
-#include "backend/cuda/runtime.hpp"
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
+#include "backend/cuda/runtime/staging.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"

@@ -1,4 +1,4 @@
-#include "backend/cuda/field_kernels.hpp"
+#include "backend/cuda/testing/field_kernels.hpp"
 
 #include <cuda_runtime.h>
 
