@@ -1,6 +1,7 @@
 // Multi-scalar multiplication on a CUDA device for G1 and G2: Σ s_i·P_i, Pippenger's bucket method.
 //
-// The pipeline, per chunk of points (backend/cuda/msm/msm.cuh has the kernels):
+// The pipeline, per chunk of points (msm/pipeline.cuh runs it; the kernels are msm/digit_kernels.cuh
+// and msm/bucket_kernels.cuh, the window and layout rules msm/window.hpp):
 //   1. scalars (Fr, Montgomery or canonical, on the host or the device) become signed c-bit digits
 //      (the top W·c − 256 windows c − 1 bits wide, when each window is its own set: fewer buckets),
 //      one (key, value) pair per window: key = bucket of the digit's magnitude in its bucket set,
@@ -46,6 +47,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "backend/cuda/msm/window.hpp"
 #include "backend/cuda/runtime/runtime.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
@@ -57,7 +59,7 @@ namespace cuzk::cuda {
 class HostStager;
 
 struct MsmConfig {
-  unsigned window_bits = 0;  // c, in 1..24; 0 picks the cheapest by the cost model (msm.cu)
+  unsigned window_bits = 0;  // c, in 1..24; 0 picks the cheapest by msm_pick_window (window.hpp)
   unsigned precompute = 1;   // m tables of multiples; 1 = none, 0 = one table per window (single set)
   size_t chunk_points = 0;   // scalars per pass; 0 = all of them in one pass
   unsigned bucket_run = 0;   // the most points one thread adds in step 3; 0: about twice the mean bucket
@@ -192,7 +194,7 @@ class Msm {
   template <class SourceAffine>
   Result<Jacobian> run_sorted_by(const Msm<SourceAffine>& source, const Stream& s);
 
-  struct State;  // device buffers, streams, events (msm.cuh)
+  struct State;  // device buffers, streams, events (msm/context.cuh)
 
  private:
   template <class>
@@ -200,50 +202,6 @@ class Msm {
   explicit Msm(std::unique_ptr<State> st);
   std::unique_ptr<State> st_;
 };
-
-// Scalars per digit block: the digit kernels place each block's nonzero digits by a scan of the
-// per-block counts, so passes cut by digits hold whole blocks.
-inline constexpr unsigned kMsmDigitBlock = 128;
-
-// The nonzero digits a pass over device scalars may hold when passes are cut by digits: the work
-// buffers of `pass_points` scalars of `windows` digits, less one block's most digits (a pass ends
-// at the first block that reaches its share). 0: passes that small are cut by points only.
-inline size_t msm_digits_per_pass(size_t pass_points, unsigned windows) {
-  return pass_points >= 2 * kMsmDigitBlock ? (pass_points - kMsmDigitBlock) * windows : 0;
-}
-
-// The layout's shape rules, one definition for make_layout (msm.cuh) and for the backend's window
-// model (pick_resident_window), so that the model prices the layout a context will have.
-//
-// Signed windows of c bits: a scalar below 2^255 needs 256 bits of them (the top digit never
-// carries out).
-inline constexpr unsigned msm_windows(unsigned c) { return (256 + c - 1) / c; }
-// Windows of c − 1 bits at the top (MsmConfig::narrow_windows): W·c − 256 of them, at most W − 1,
-// where each window is its own bucket set (m = 1; precomputed tables shift by a uniform 2^c).
-inline constexpr unsigned msm_narrow_windows(unsigned c, unsigned m, bool narrow) {
-  const unsigned W = msm_windows(c), spare = W * c - 256;
-  return m == 1 && narrow ? (spare < W - 1 ? spare : W - 1) : 0;
-}
-// The buckets that digits can reach: 2^(c−1) a set, half that for a narrow window's set. The keys
-// keep the stride 2^(c−1) (the sort and offsets span sets·2^(c−1)); the reduction skips the rest.
-// The window model prices them, and a set-group pass's points per item follow them (Msm's
-// set_group_pass), so that a narrow set's buckets, twice as full, are not cut into twice the items.
-inline constexpr size_t msm_buckets_in_use(unsigned c, unsigned sets, unsigned narrow) {
-  return (size_t(sets) << (c - 1)) - (c >= 2 ? size_t(narrow) << (c - 2) : 0);
-}
-// Sets a pass takes when passes go by groups of sets (MsmConfig::set_passes): g sets of every one
-// of n points give at most n·m·g digits, which must fit a pass's chunk·W entries. 0 where passes go
-// by points: every point fits one pass, there is one set, or more than 32 windows (the count keeps
-// a scalar's nonzero windows in one word).
-inline constexpr size_t msm_set_group(size_t n, size_t chunk, unsigned W, unsigned m, unsigned sets) {
-  if (chunk >= n || sets < 2 || W > 32) return 0;
-  const size_t g = chunk * W / (n * m);
-  return g < sets ? g : sets;
-}
-
-// The window c the cost model picks for n points, m tables (0: one per window) and a point type
-// whose full addition costs about `add_cost` mixed additions.
-unsigned msm_pick_window(size_t n, unsigned precompute, double add_cost = 1.42);
 
 extern template class Msm<G1Affine>;
 extern template class Msm<G2Affine>;

@@ -1,5 +1,5 @@
 // G2 instantiation of the device MSM (its own unit so the two compile in parallel).
-#include "backend/cuda/msm/msm.cuh"
+#include "backend/cuda/msm/pipeline.cuh"
 
 namespace cuzk::cuda {
 

@@ -1,15 +1,7 @@
 // Fr NTT kernels (see ntt.hpp for the contract).
 //
-// Shape. A transform of 2^log_n is a few passes over the buffer; each pass runs up to
-// pass_log radix-2 stages on 2^pass_log elements that one block holds in shared memory. A pass
-// over index bits [s_lo, s_lo + k) loads, per block, the 2^k elements that differ only in those
-// bits, for 2^c consecutive values of the bits below s_lo (c = coalesce_log, so that each block
-// reads runs of 2^c · 32 contiguous bytes). DIF passes go from the top bits down, DIT passes
-// from the bottom up. 2^27 with the default tuning (pass_log 10, coalesce_log 2) is four passes
-// of 7, 7, 7 and 6 stages: smaller blocks keep more of them resident per SM, which measured
-// faster than three passes of 9 although it moves the buffer once more. A pass of fewer bits than
-// the others' blocks (the bottom one, which has no coalesced run) takes the next index bits into
-// its blocks as independent groups, so every pass has blocks of the same size.
+// Shape: a transform of 2^log_n is a few passes over the buffer (ntt/passes.hpp plans them); each
+// pass runs up to pass_log radix-2 stages on a block of 2^pass_log elements in shared memory.
 //
 // Twiddles. A stage with half-size h = 2^s multiplies by ω_{2h}^(i mod h) = ω_N^((i mod h)·N/2h),
 // read from one table of ω_N^j, j < N/2, for the plan's largest size N. Direct radix-2 with a
@@ -23,6 +15,8 @@
 // pass's stores (inverse), so it costs multiplications but no extra pass over memory.
 #include "backend/cuda/ntt/ntt.hpp"
 
+#include "backend/cuda/ntt/fr_access.cuh"
+#include "backend/cuda/ntt/pointwise.hpp"
 #include "backend/cuda/runtime/device_cache.hpp"
 
 #include <cuda_runtime.h>
@@ -34,38 +28,9 @@
 namespace cuzk::cuda {
 namespace {
 
-// ------------------------------------------------------------------ element access
-// 16-byte loads and stores (Fr is 32 bytes, 8-byte aligned as a type, but every buffer here is
-// at least 32-byte aligned): half the memory instructions of the default 8-byte accesses.
-__device__ __forceinline__ Fr load_fr(const Fr* p) {
-  const uint4* q = reinterpret_cast<const uint4*>(p);
-  const uint4 a = q[0], b = q[1];
-  Fr r;
-  r.l[0] = uint64_t(a.y) << 32 | a.x;
-  r.l[1] = uint64_t(a.w) << 32 | a.z;
-  r.l[2] = uint64_t(b.y) << 32 | b.x;
-  r.l[3] = uint64_t(b.w) << 32 | b.z;
-  return r;
-}
-__device__ __forceinline__ Fr load_fr_ro(const Fr* __restrict__ p) {
-  const uint4* q = reinterpret_cast<const uint4*>(p);
-  const uint4 a = __ldg(q), b = __ldg(q + 1);
-  Fr r;
-  r.l[0] = uint64_t(a.y) << 32 | a.x;
-  r.l[1] = uint64_t(a.w) << 32 | a.z;
-  r.l[2] = uint64_t(b.y) << 32 | b.x;
-  r.l[3] = uint64_t(b.w) << 32 | b.z;
-  return r;
-}
-__device__ __forceinline__ void store_fr(Fr* p, const Fr& x) {
-  uint4* q = reinterpret_cast<uint4*>(p);
-  q[0] = make_uint4(uint32_t(x.l[0]), uint32_t(x.l[0] >> 32), uint32_t(x.l[1]), uint32_t(x.l[1] >> 32));
-  q[1] = make_uint4(uint32_t(x.l[2]), uint32_t(x.l[2] >> 32), uint32_t(x.l[3]), uint32_t(x.l[3] >> 32));
-}
+using namespace ntt_detail;
 
-__device__ __forceinline__ uint32_t reverse_bits(uint32_t x, unsigned bits) {
-  return bits == 0 ? 0 : __brev(x) >> (32 - bits);
-}
+static_assert(sizeof(Fr) == 32, "ntt_shared_bytes counts 32 bytes an element");
 
 // ------------------------------------------------------------------ pass kernel
 enum ScaleMode : int { kNoScale = 0, kConstant = 1, kPowers = 2 };
@@ -302,70 +267,7 @@ __global__ void powers_kernel(Fr* out, uint32_t n, Fr c, Fr g) {
   }
 }
 
-// a_i ← a_i·c·g^i, one exponentiation per run of kRun elements.
-__global__ void scale_by_powers_kernel(Fr* a, size_t n, Fr c, Fr g) {
-  const size_t start = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
-  if (start >= n) return;
-  Fr p = c * g.pow(start);
-  const size_t end = start + kRun < n ? start + kRun : n;
-  for (size_t i = start; i < end; ++i) {
-    store_fr(a + i, load_fr(a + i) * p);
-    p = p * g;
-  }
-}
-
-// HasB false: b stands for ones; HasC false: c stands for zeros.
-template <bool HasB, bool HasC>
-__global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* __restrict__ c, Fr z,
-                                     bool scaled, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    Fr r = load_fr(a + i);
-    if constexpr (HasB) r = r * load_fr_ro(b + i);
-    if constexpr (HasC) r = r - load_fr_ro(c + i);
-    if (scaled) r = r * z;
-    store_fr(a + i, r);
-  }
-}
-
-template <bool HasB>
-__global__ void first_unsatisfied_kernel(const Fr* __restrict__ a, const Fr* __restrict__ b,
-                                         const Fr* __restrict__ c, size_t rows, unsigned long long* first) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < rows;
-       i += size_t(gridDim.x) * blockDim.x) {
-    Fr ab = load_fr_ro(a + i);
-    if constexpr (HasB) ab = ab * load_fr_ro(b + i);
-    if (ab != load_fr_ro(c + i)) atomicMin(first, (unsigned long long)i);
-  }
-}
-
-__global__ void scale_kernel(Fr* a, Fr c, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-    store_fr(a + i, load_fr(a + i) * c);
-}
-
 // ------------------------------------------------------------------ host helpers
-unsigned grid_for(size_t n, unsigned block) {
-  const size_t b = (n + block - 1) / block;
-  return unsigned(b < 65536 ? b : 65536);
-}
-
-Fr square_times(Fr x, unsigned times) {
-  for (unsigned i = 0; i < times; ++i) x = x.sqr();
-  return x;
-}
-
-// ω_{2^32} of a convention: generator^t, t = (r − 1) / 2^32 (as in backend/cpu/ntt.cpp).
-Fr root_of_unity_2_32(RootConvention convention) {
-  using P = Fr::params;
-  uint64_t t[Fr::N];
-  for (size_t i = 0; i < Fr::N; ++i) {
-    const uint64_t lo = (i == 0 ? P::mod(0) - 1 : P::mod(i)) >> P::S;
-    const uint64_t hi = i + 1 < Fr::N ? P::mod(i + 1) << (64 - P::S) : 0;
-    t[i] = lo | hi;
-  }
-  return Fr::from_u64(convention == RootConvention::bellman ? 7 : 5).pow(t, Fr::N);
-}
-
 Status launch_powers(const Stream& s, Fr* out, uint32_t n, const Fr& c, const Fr& g) {
   const uint32_t threads = (n + kRun - 1) / kRun;
   constexpr unsigned block = 128;
@@ -398,54 +300,9 @@ Result<DeviceBuffer<Fr>> powers_vector(const Stream& s, uint32_t n, const Fr& c,
   return v;
 }
 
-size_t shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * sizeof(Fr); }
-
-// One pass of a transform: index bits [s_lo, s_lo + k) as stages, the c bits below s_lo loaded
-// as runs of consecutive elements, and the g bits above it as independent groups of one block.
-struct Pass {
-  unsigned s_lo, k, c, g;
-};
 enum class PassKind { dif_forward, dif_inverse, dit_forward, dit_inverse, roundtrip };
 
-// The passes of a transform of 2^log_n, top pass first.
-std::vector<Pass> plan_passes(unsigned log_n, const NttTuning& tuning) {
-  // The bottom pass (bits from 0) holds up to pass_log stages, every other pass pass_log − c,
-  // balanced so that no pass is much shorter.
-  const unsigned kmax = tuning.pass_log, c = tuning.coalesce_log;
-  std::vector<unsigned> ks;  // stages per pass, top pass first
-  if (log_n <= kmax) {
-    ks.push_back(log_n);
-  } else {
-    const unsigned upper = (log_n - kmax + (kmax - c) - 1) / (kmax - c);
-    unsigned rem = log_n;
-    for (unsigned i = 0; i < upper; ++i) {
-      const unsigned left = upper + 1 - i;
-      const unsigned want = (rem + left - 1) / left;
-      const unsigned k = want < kmax - c ? want : kmax - c;
-      ks.push_back(k);
-      rem -= k;
-    }
-    ks.push_back(rem);
-  }
-  std::vector<Pass> passes;  // top first
-  unsigned top = log_n, widest = 0;
-  for (unsigned k : ks) {
-    const unsigned s_lo = top - k;
-    passes.push_back({s_lo, k, s_lo >= c ? c : s_lo, 0});
-    widest = std::max(widest, k + passes.back().c);
-    top = s_lo;
-  }
-  // A pass narrower than the widest (the bottom one: 6 stages and no coalesced bits at 2^27, 64
-  // elements) takes the index bits above its stages into its blocks up to the widest's size, so
-  // that its blocks are as large as the others'. Visit 56 suspected the one-warp blocks (48 % of
-  // the issue slots against 52 %); with 512-element blocks no 2^27 transform changed its time
-  // (visit 66), so the block size was not what held that pass back; it stays as measured and
-  // tested, no slower.
-  for (Pass& ps : passes) ps.g = std::min(log_n - ps.s_lo - ps.k, widest - std::min(widest, ps.k + ps.c));
-  return passes;
-}
-
-PassArgs pass_args(const Fr* tw, unsigned tw_log, Fr* data, unsigned log_n, const Pass& ps,
+PassArgs pass_args(const Fr* tw, unsigned tw_log, Fr* data, unsigned log_n, const NttPass& ps,
                    const ScaleArgs& pre, const ScaleArgs& post, const ScaleArgs& mid,
                    const NttTap& tap = {}) {
   return PassArgs{data, tw, tw_log, log_n, ps.s_lo, ps.k, ps.c, ps.g, pre, post, mid, tap};
@@ -499,11 +356,7 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   if (max_log_size > kMaxLogSize)
     return make_error("NttPlan: 2^" + std::to_string(max_log_size) + " exceeds the supported 2^" +
                       std::to_string(kMaxLogSize));
-  if (tuning.pass_log < 2 || tuning.pass_log > 12 || tuning.coalesce_log + 2 > tuning.pass_log ||
-      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0)
-    return make_error(
-        "NttPlan: tuning out of range (pass_log 2..12, coalesce_log <= pass_log - 2, threads a "
-        "power of two in 32..512)");
+  CUZK_TRY_STATUS(check_ntt_tuning(tuning));
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
   // More than 48 KiB of dynamic shared memory must be asked for per kernel. The attribute belongs
@@ -513,9 +366,9 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   CUZK_TRY_STATUS(
       check(cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, s.device()),
             "cudaDeviceGetAttribute(shared memory)"));
-  if (shared_bytes(tuning.pass_log) > size_t(smem_limit))
+  if (ntt_shared_bytes(tuning.pass_log) > size_t(smem_limit))
     return make_error("NttPlan: pass_log " + std::to_string(tuning.pass_log) + " needs " +
-                      std::to_string(shared_bytes(tuning.pass_log)) +
+                      std::to_string(ntt_shared_bytes(tuning.pass_log)) +
                       " bytes of shared memory; the device allows " + std::to_string(smem_limit));
   for (const void* k : {(const void*)ntt_pass_kernel<false, false>, (const void*)ntt_pass_kernel<false, true>,
                         (const void*)ntt_pass_kernel<true, false>, (const void*)ntt_pass_kernel<true, true>,
@@ -527,7 +380,7 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   plan.max_log_size_ = max_log_size;
   plan.convention_ = convention;
   plan.tuning_ = tuning;
-  plan.omega_max_ = square_times(root_of_unity_2_32(convention), Fr::params::S - max_log_size);
+  plan.omega_max_ = domain_root(convention, max_log_size);
   const size_t count = device_bytes_for(max_log_size) / sizeof(Fr);
   auto tw = powers_vector(s, uint32_t(count), Fr::one(), plan.omega_max_, cache);
   if (!tw) return tw.error();
@@ -535,11 +388,10 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   return Result<NttPlan>(std::move(plan));
 }
 
-Fr NttPlan::omega(unsigned log_n) const { return square_times(omega_max_, max_log_size_ - log_n); }
+Fr NttPlan::omega(unsigned log_n) const { return square_n_times(omega_max_, max_log_size_ - log_n); }
 
 Fr NttPlan::default_coset_shift(unsigned log_n) const {
-  if (convention_ == RootConvention::bellman) return Fr::from_u64(7);
-  return square_times(root_of_unity_2_32(convention_), Fr::params::S - log_n - 1);
+  return cuzk::default_coset_shift(convention_, log_n);
 }
 
 Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, const Fr& shift,
@@ -558,11 +410,11 @@ Result<NttCosetPowers> NttPlan::coset_powers(const Stream& s, unsigned log_n, co
   cp.inverse_factor = factors.inverse.value_or(Fr::from_u64(uint64_t(1) << log_n).inverse());
   auto lo = powers_vector(s, nlo, Fr::one(), shift, cache);
   if (!lo) return lo.error();
-  auto hi = powers_vector(s, nhi, cp.forward_factor, square_times(shift, cp.split), cache);
+  auto hi = powers_vector(s, nhi, cp.forward_factor, square_n_times(shift, cp.split), cache);
   if (!hi) return hi.error();
   auto ilo = powers_vector(s, nlo, Fr::one(), inv_shift, cache);
   if (!ilo) return ilo.error();
-  auto ihi = powers_vector(s, nhi, cp.inverse_factor, square_times(inv_shift, cp.split), cache);
+  auto ihi = powers_vector(s, nhi, cp.inverse_factor, square_n_times(inv_shift, cp.split), cache);
   if (!ihi) return ihi.error();
   cp.lo = std::move(*lo);
   cp.hi = std::move(*hi);
@@ -610,7 +462,7 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
                         : (inverse ? coset->inverse_factor : coset->forward_factor);
     return pointwise_one(s, data, f, pre_mul, post_sub);
   }
-  std::vector<Pass> passes = plan_passes(log_n, tuning_);
+  std::vector<NttPass> passes = plan_ntt_passes(log_n, tuning_);
   if (dit) std::reverse(passes.begin(), passes.end());
   const PassKind kind = dit ? (inverse ? PassKind::dit_inverse : PassKind::dit_forward)
                             : (inverse ? PassKind::dif_inverse : PassKind::dif_forward);
@@ -643,9 +495,9 @@ Status NttPlan::to_coset(const Stream& s, Fr* data, const NttCosetPowers& g, con
   // Inverse: DIF passes from the top down; forward: DIT passes from the bottom up. The bottom
   // pass of each is one round trip, with the coset's powers applied between them (the data is
   // bit-reversed there, so the powers are read at the reversed index).
-  const std::vector<Pass> passes = plan_passes(log_n, tuning_);  // top first
+  const std::vector<NttPass> passes = plan_ntt_passes(log_n, tuning_);  // top first
   const size_t last = passes.size() - 1;
-  const auto run = [&](const Pass& ps, PassKind kind, const ScaleArgs& mid) {
+  const auto run = [&](const NttPass& ps, PassKind kind, const ScaleArgs& mid) {
     const NttTap first = &ps == &passes.front() && kind != PassKind::dit_forward ? tap : NttTap{};
     return launch_pass(s, pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, ps, {}, {}, mid, first),
                        kind, tuning_.threads);
@@ -705,59 +557,6 @@ Status bit_reverse(const Stream& s, Fr* data, unsigned log_n) {
   constexpr unsigned block = 256;
   bit_reverse_kernel<<<grid_for(n, block), block, 0, s.get()>>>(data, n, log_n);
   return check_launch("bit_reverse_kernel");
-}
-
-Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr& z, size_t n) {
-  if (n == 0) return Status::Ok();
-  auto g = DeviceGuard::enter(s.device());
-  if (!g) return g.error();
-  constexpr unsigned block = 256;
-  const unsigned grid = grid_for(n, block);
-  const bool scaled = !z.is_one();
-  if (b && c)
-    mul_sub_scale_kernel<true, true><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
-  else if (b)
-    mul_sub_scale_kernel<true, false><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
-  else if (c)
-    mul_sub_scale_kernel<false, true><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
-  else
-    mul_sub_scale_kernel<false, false><<<grid, block, 0, s.get()>>>(a, b, c, z, scaled, n);
-  return check_launch("mul_sub_scale_kernel");
-}
-
-Status first_unsatisfied(const Stream& s, const Fr* a, const Fr* b, const Fr* c, size_t rows,
-                         unsigned long long* first) {
-  auto g = DeviceGuard::enter(s.device());
-  if (!g) return g.error();
-  const unsigned long long none = rows;
-  CUZK_TRY_STATUS(check(cudaMemcpyAsync(first, &none, sizeof(none), cudaMemcpyHostToDevice, s.get()),
-                        "cudaMemcpyAsync (row check)"));
-  if (rows == 0) return Status::Ok();
-  constexpr unsigned block = 256;
-  if (b)
-    first_unsatisfied_kernel<true><<<grid_for(rows, block), block, 0, s.get()>>>(a, b, c, rows, first);
-  else
-    first_unsatisfied_kernel<false><<<grid_for(rows, block), block, 0, s.get()>>>(a, b, c, rows, first);
-  return check_launch("first_unsatisfied_kernel");
-}
-
-Status scale(const Stream& s, Fr* a, const Fr& c, size_t n) {
-  if (n == 0 || c.is_one()) return Status::Ok();
-  auto g = DeviceGuard::enter(s.device());
-  if (!g) return g.error();
-  constexpr unsigned block = 256;
-  scale_kernel<<<grid_for(n, block), block, 0, s.get()>>>(a, c, n);
-  return check_launch("scale_kernel");
-}
-
-Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& gen, size_t n) {
-  if (n == 0) return Status::Ok();
-  auto g = DeviceGuard::enter(s.device());
-  if (!g) return g.error();
-  constexpr unsigned block = 128;
-  const size_t threads = (n + kRun - 1) / kRun;
-  scale_by_powers_kernel<<<unsigned((threads + block - 1) / block), block, 0, s.get()>>>(a, n, c, gen);
-  return check_launch("scale_by_powers_kernel");
 }
 
 }  // namespace cuzk::cuda

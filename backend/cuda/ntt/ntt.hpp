@@ -1,9 +1,8 @@
 // Number-theoretic transforms over Fr on a CUDA device, in place on a buffer already there.
 //
-// The math is backend/cpu/ntt.hpp's, element for element: the same two root conventions
-// (bellman ω from 7, snarkjs ω from 5), the same default coset shifts (bellman g = 7, snarkjs
-// ω_{2n}), inverse scaled by n^-1, coset forward = scale by shift^i then forward, coset inverse
-// = inverse then scale by shift^-i.
+// The math is backend/cpu/ntt.hpp's, element for element: the same root conventions and default
+// coset shifts (backend/domain.hpp), inverse scaled by n^-1, coset forward = scale by shift^i then
+// forward, coset inverse = inverse then scale by shift^-i.
 //
 // Order. Gentleman–Sande (DIF) takes natural order to bit-reversed order and Cooley–Tukey (DIT)
 // takes bit-reversed order to natural order, each with no permutation. Every transform here
@@ -21,13 +20,12 @@
 #include <cstdint>
 #include <optional>
 
-#include "backend/cpu/ntt.hpp"  // RootConvention
+#include "backend/cuda/ntt/passes.hpp"
 #include "backend/cuda/runtime/runtime.hpp"
+#include "backend/domain.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cuda {
-
-using cpu::RootConvention;
 
 class DeviceCache;
 
@@ -58,18 +56,6 @@ struct NttCosetPowers {
     const unsigned a = (log_n + 1) / 2;
     return 2 * ((size_t(1) << a) + (size_t(1) << (log_n - a))) * sizeof(Fr);
   }
-};
-
-// Tuning knobs of the transform kernels. The defaults are the fastest of a sweep on an H200
-// (pass_log 10-12, coalesce_log 1-2, 128/256 threads: 2^27 forward 40.9-46 ms; docs/NTT-NOTES.md).
-struct NttTuning {
-  // Each kernel pass loads 2^pass_log elements of one block into shared memory and runs up to
-  // pass_log radix-2 stages there (2^pass_log · 32 bytes of shared memory per block).
-  unsigned pass_log = 10;
-  // Passes over high index bits load runs of 2^coalesce_log consecutive elements.
-  unsigned coalesce_log = 2;
-  // Threads per block (at most; fewer when a pass has fewer butterflies per stage).
-  unsigned threads = 128;
 };
 
 // What NttPlan::to_coset's first pass does with each input element x_i it reads, for i < rows,
@@ -167,20 +153,5 @@ class NttPlan {
 
 // In-place bit-reversal permutation of data[0 .. 2^log_n).
 Status bit_reverse(const Stream& s, Fr* data, unsigned log_n);
-
-// Pointwise work of the prover's H polynomial (all device pointers, n elements, queued on s).
-// a_i ← (a_i·b_i − c_i)·z   (bellman's divide_by_z_on_coset folds in as z = (g^n − 1)^-1;
-//                            pass z = 1 for snarkjs's A·B − C)
-// A null b stands for ones and a null c for zeros: (a·b)·z and (a − c)·z are the same call.
-Status mul_sub_scale(const Stream& s, Fr* a, const Fr* b, const Fr* c, const Fr& z, size_t n);
-// *first ← the least j < rows with a_j·b_j ≠ c_j, or rows when there is none (R1CS satisfaction on
-// the evaluations); a null b stands for ones (a holding the products); first is device memory. The host value
-// it starts from crosses on s, so read *first after s has synchronized.
-Status first_unsatisfied(const Stream& s, const Fr* a, const Fr* b, const Fr* c, size_t rows,
-                         unsigned long long* first);
-// a_i ← a_i·c
-Status scale(const Stream& s, Fr* a, const Fr& c, size_t n);
-// a_i ← a_i·c·g^i   (a coset shift by powers, for callers that keep it out of the transform)
-Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& g, size_t n);
 
 }  // namespace cuzk::cuda

@@ -16,9 +16,9 @@
 #include <memory>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "backend/cuda/runtime/runtime.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 
 namespace cuzk::cuda {
 
@@ -58,7 +58,7 @@ class HostStager {
   size_t slot_bytes_;
   std::vector<char*> slots_;          // pinned, slot_bytes_ each
   std::vector<cudaEvent_t> drained_;  // recorded after each slot's last DMA
-  cpu::ThreadPool pool_;
+  ThreadPool pool_;
 };
 
 }  // namespace cuzk::cuda

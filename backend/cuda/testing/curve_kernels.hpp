@@ -1,7 +1,7 @@
 // Element-wise point arithmetic on the device, for tests (the kernels call the field
 // multiplication instead of inlining it: correct, compiled fast, not fast). Pointers are device pointers;
 // work runs on the stream's device. P is one of G1Jacobian, G1Xyzz, G2Jacobian, G2Xyzz (instantiated in
-// curve_kernels.cu).
+// curve_g1.cu and curve_g2.cu).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
-// The one threading primitive of the CPU backend: a fixed set of worker threads that run the
-// iterations of a loop. Every parallel routine in backend/cpu takes a ThreadPool&, so the caller
-// decides how many cores a job may use (one pool per job, or the shared one).
+// The project's thread pool: a fixed set of worker threads that run the iterations of a loop.
+// Every parallel routine of the CPU backend, the setup and the prover's host steps takes a
+// ThreadPool&, so the caller decides how many cores a job may use (one pool per job, or the shared
+// one).
 #pragma once
 
 #include <condition_variable>
@@ -10,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace cuzk::cpu {
+namespace cuzk {
 
 class ThreadPool {
  public:
@@ -56,4 +57,4 @@ class ThreadPool {
   size_t finished_ = 0;  // iterations finished
 };
 
-}  // namespace cuzk::cpu
+}  // namespace cuzk

@@ -1,8 +1,8 @@
-#include "backend/cpu/thread_pool.hpp"
+#include "common/thread_pool.hpp"
 
 #include <algorithm>
 
-namespace cuzk::cpu {
+namespace cuzk {
 namespace {
 // Set while this thread runs a task of any pool: a nested run() then loops inline instead of
 // waiting for workers that may all be busy in the outer loop.
@@ -105,4 +105,4 @@ void ThreadPool::for_ranges(size_t n, size_t min_chunk, const std::function<void
   run(chunks, [&](size_t c) { task(c * step, std::min(n, (c + 1) * step)); });
 }
 
-}  // namespace cuzk::cpu
+}  // namespace cuzk

@@ -1,11 +1,11 @@
-#include "io/parallel.hpp"
+#include "common/parallel_ranges.hpp"
 
 #include <algorithm>
 #include <system_error>
 #include <thread>
 #include <vector>
 
-namespace cuzk::io {
+namespace cuzk {
 
 Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(size_t, size_t)>& fn,
                        size_t max_threads) {
@@ -33,4 +33,4 @@ Status parallel_ranges(size_t n, size_t min_chunk, const std::function<Status(si
   return Status::Ok();
 }
 
-}  // namespace cuzk::io
+}  // namespace cuzk
