@@ -24,11 +24,11 @@
 #include <utility>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/fake_key.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "engine/devices.hpp"
 #include "engine/engine.hpp"
 #include "engine/steady_rate.hpp"
@@ -205,7 +205,7 @@ r1cs::SampleSpec synthetic_spec(unsigned log_domain, uint64_t seed) {
 
 // A fake key of the synthetic circuit `spec` (its shape depends on the seed: every partition
 // proved under it uses the same spec).
-Result<KeyInfo> make_key(const r1cs::SampleSpec& spec, unsigned threads, cpu::ThreadPool& pool) {
+Result<KeyInfo> make_key(const r1cs::SampleSpec& spec, unsigned threads, ThreadPool& pool) {
   const auto start = Clock::now();
   auto circuit = r1cs::make_sample_circuit(spec);
   if (!circuit) return circuit.error();
@@ -320,7 +320,7 @@ int bench_engine(const EngineBenchArgs& args) {
   const auto winning_spec = synthetic_spec(args.winning_log_domain, args.seed + 1);
   Result<KeyInfo> porep_key = make_error(""), winning_key = make_error("");
   {
-    cpu::ThreadPool pool(0);
+    ThreadPool pool(0);
     std::fprintf(stderr, "  making fake keys (2^%u, 2^%u) ...\n", args.log_domain, args.winning_log_domain);
     // About 94 bytes of key per domain row (12.6 GB measured at 2^27), made on the CPU.
     if (backend == "cpu" && args.log_domain >= 24)

@@ -11,11 +11,11 @@
 #include <thread>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/filecoin_args.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "filecoin/formats/proof_bytes.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
@@ -107,7 +107,7 @@ int prove_request(const filecoin::ProofRequest& request, const ProveOptions& o) 
   const auto dir = filecoin::resolve_parameter_directory(o.param_dir);
   auto path = filecoin::find_parameter_file(prepared->circuit(), filecoin::ParameterExt::params, dir);
   if (!path) return fail(path.message());
-  cpu::ThreadPool pool(o.threads);
+  ThreadPool pool(o.threads);
   Result<groth16::ProvingKey> pk = make_error("");
   {
     Stage stage("load parameters", o.quiet);

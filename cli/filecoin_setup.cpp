@@ -9,10 +9,10 @@
 
 #include <unistd.h>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "groth16/setup.hpp"
@@ -59,7 +59,7 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
   fs::create_directories(dir, ec);
   if (ec) return fail("cannot create " + dir.string() + ": " + ec.message());
 
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   r1cs::ConstraintMatrices matrices;
   {
     Stage stage("shape of the circuit", args.quiet);

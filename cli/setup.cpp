@@ -5,11 +5,11 @@
 #include <optional>
 #include <string>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellman.hpp"
 #include "io/r1cs_convert.hpp"
@@ -41,7 +41,7 @@ int run_setup(const SetupArgs& args) {
     return run_filecoin_setup(f);
   }
   if (args.params_path.empty()) return fail("--params is required (or --filecoin <circuit id>)");
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   r1cs::ConstraintMatrices matrices;
   std::string what;
   {

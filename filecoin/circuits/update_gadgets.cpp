@@ -31,8 +31,6 @@ Result<AllocatedNum> single_variable(const Result<Num>& x) {
 
 }  // namespace
 
-// sha254_path_levels: defined once, in porep_circuit.cpp.
-
 Result<AllocatedNum> gen_randomness_circuit(ConstraintSystem& cs, const AllocatedNum& a,
                                             const AllocatedNum& b) {
   const Num preimage[2] = {a.num(), b.num()};

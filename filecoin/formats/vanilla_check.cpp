@@ -216,8 +216,8 @@ Status check_update_vanilla_proof(const UpdatePartitionProof& proof, const Regis
   const SectorShape& s = *shape;
   if (auto st = field_element(proof.comm_c, "comm_c"); !st)
     return make_input_error(what + ": " + st.message());
-  auto update = vanilla::update_shape(type.sector_size);
-  if (!update) return make_input_error(what + ": " + update.message());
+  auto update = vanilla::update_shape(s.sector_size);
+  if (!update) return update.error();
   if (proof.apex_leafs.size() != update->apex_leaves)
     return at(what, "apex_leafs",
               "expected " + std::to_string(update->apex_leaves) + ", got " +

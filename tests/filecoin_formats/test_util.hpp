@@ -13,8 +13,8 @@
 
 #include "filecoin/types/proof_types.hpp"
 #include "filecoin/types/sector_shape.hpp"
-#include "filecoin/vanilla/update_shape.hpp"
 #include "filecoin/types/vanilla_proofs.hpp"
+#include "filecoin/vanilla/update_shape.hpp"
 
 namespace cuzk::filecoin::test {
 
@@ -140,7 +140,7 @@ class Builder {
     const SectorShape s = *sector_shape(type.sector_size);
     UpdatePartitionProof p;
     p.comm_c = domain();
-    const auto u = *vanilla::update_shape(type.sector_size);
+    const vanilla::UpdateShape u = *vanilla::update_shape(type.sector_size);
     p.apex_leafs = domains(u.apex_leaves);
     for (unsigned i = 0; i < u.challenges; ++i)
       p.challenge_proofs.push_back({tree_r_proof(s), tree_d_proof(s), tree_r_proof(s)});
