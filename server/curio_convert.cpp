@@ -211,8 +211,11 @@ grpc::Status job_from_submit(pb::SubmitProofRequest& r, const std::filesystem::p
   }
   if (!filled.ok()) return filled;
 
-  auto params = fc::find_parameter_file(fc::circuit_of(*type), fc::ParameterExt::params, param_dir);
-  if (!params) return {StatusCode::FAILED_PRECONDITION, params.message()};
+  const auto circuit = fc::circuit_of(*type);
+  auto params = fc::parameter_path(circuit, fc::ParameterExt::params, param_dir);
+  if (!params) return {StatusCode::UNIMPLEMENTED, std::string(type->name) + ": " + params.message()};
+  if (auto found = fc::find_parameter_file(circuit, fc::ParameterExt::params, param_dir); !found)
+    out.params_error = found.message();
   out.job.kind = k.job;
   out.job.priority = priority;
   out.job.params = params->string();

@@ -31,13 +31,16 @@ namespace cuzk::server::curio {
 namespace pb = ::curio::cuzk::v1;
 
 // What a request maps to, with the error code a Go client can act on: INVALID_ARGUMENT (the
-// request), UNIMPLEMENTED (a kind or proof type this daemon does not prove), FAILED_PRECONDITION
-// (the parameter file is missing).
+// request), UNIMPLEMENTED (a kind or proof type this daemon does not prove). The vanilla bytes are
+// not parsed here: the engine does that once, at submit (engine::FilecoinRequest::prepared()).
 struct Converted {
   engine::JobRequest job;
   // The fields that must agree when a request_id comes again (idempotency): kind, type, ids,
   // randomness, partition, commitments and the inputs' sizes.
   std::string fingerprint;
+  // Not empty when the parameter file is missing (job.params names where it belongs): a
+  // FAILED_PRECONDITION, once the input itself is known to be good.
+  std::string params_error;
 };
 
 // Moves the vanilla bytes out of `request` (no copy of the multi-MB C1); leaves the rest.

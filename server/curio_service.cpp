@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <new>
 
+#include "engine/filecoin_input.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "filecoin/types/parameter_files.hpp"
 
@@ -17,6 +18,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using grpc::StatusCode;
 namespace fc = ::cuzk::filecoin;
+
+// The longest error message a status carries (the rest is cut).
+constexpr size_t kMaxMessage = 1024;
 
 // How long one engine wait lasts before a wait re-checks its client and the daemon.
 constexpr std::chrono::milliseconds kWaitSlice{1000};
@@ -37,6 +41,17 @@ grpc::Status submit_error(const Error& error) {
     if (m.find("host budget") != std::string::npos) return {StatusCode::RESOURCE_EXHAUSTED, m};
   }
   return {StatusCode::INVALID_ARGUMENT, m};
+}
+
+// The vanilla bytes parsed and checked (the engine keeps the result for its submit: the work is
+// done once), then the parameter file: a bad input is INVALID_ARGUMENT whether or not the
+// parameters are there.
+grpc::Status check_input(const Converted& c) {
+  const auto& input = std::get<engine::FilecoinInput>(c.job.partitions.at(0));
+  if (auto prepared = input.request->prepared(); !prepared)
+    return {StatusCode::INVALID_ARGUMENT, prepared.message()};
+  if (!c.params_error.empty()) return {StatusCode::FAILED_PRECONDITION, c.params_error};
+  return grpc::Status::OK;
 }
 
 // Releases a claimed request_id unless its job was bound.
@@ -117,6 +132,10 @@ grpc::Status CurioService::call(const char* method, grpc::ServerContext* ctx, F&
       st = {StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
     }
   }
+  // A parser's message may quote the input; a status travels in HTTP/2 trailers, which a client
+  // refuses beyond a few KiB.
+  if (st.error_message().size() > kMaxMessage)
+    st = grpc::Status(st.error_code(), st.error_message().substr(0, kMaxMessage) + " [...]");
   metrics_.on_rpc(std::string("cuzk.v1.") + method, int(st.error_code()));
   if (!st.ok()) {
     const bool client_fault = st.error_code() != StatusCode::INTERNAL;
@@ -141,6 +160,7 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
   converted.job.owner = client;
 
   if (req.request_id().empty()) {  // no idempotency asked for: a job of its own name
+    if (auto st = check_input(converted); !st.ok()) return st;
     auto submitted = engine_.submit(std::move(converted.job));
     if (!submitted) return submit_error(submitted.error());
     id = *submitted;
@@ -170,6 +190,7 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
     jobs_.forget(client, job_id);  // its result expired: the id is free
   }
   ClaimGuard guard(jobs_, client, job_id);
+  if (auto st = check_input(converted); !st.ok()) return st;
   auto submitted = engine_.submit(std::move(converted.job));
   if (!submitted) return submit_error(submitted.error());
   id = *submitted;
