@@ -166,7 +166,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
     return make_error(msg.str());
   }
   for (const auto& [k, v] : root) {
-    static const std::set<std::string> tables{"daemon", "engine", "devices", "params", "testing"};
+    static const std::set<std::string> tables{"daemon", "engine", "devices", "params", "curio", "testing"};
     if (!tables.count(std::string(k.str())))
       return make_error(origin + ": unknown table or key \"" + std::string(k.str()) + "\"");
   }
@@ -256,6 +256,15 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   Table p(*params, "params");
   CUZK_TRY_STATUS(p.get_strings("preload", c.preload));
   CUZK_TRY_STATUS(p.finish());
+
+  auto curio = table("curio");
+  if (!curio) return curio.error();
+  Table cu(*curio, "curio");
+  CUZK_TRY_STATUS(cu.get_bool("enabled", c.curio_enabled));
+  CUZK_TRY_STATUS(cu.get_string("param_dir", c.curio_param_dir));
+  CUZK_TRY_STATUS(cu.get_strings("preload", c.curio_preload));
+  CUZK_TRY_STATUS(cu.get_bool("allow_tokenless_tcp", c.curio_allow_tokenless_tcp));
+  CUZK_TRY_STATUS(cu.finish());
 
   auto testing = table("testing");
   if (!testing) return testing.error();

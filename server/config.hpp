@@ -82,6 +82,16 @@ struct DaemonConfig {
   // [params]
   std::vector<std::string> preload;  // parameter sets (file paths) loaded at start
 
+  // [curio]: Curio's cuzk.v1 API on the same listeners (server/curio_service.hpp)
+  bool curio_enabled = true;
+  // Filecoin parameter files by their official names; "": $FIL_PROOFS_PARAMETER_CACHE, else
+  // /var/tmp/filecoin-proof-parameters/.
+  std::string curio_param_dir;
+  std::vector<std::string> curio_preload;  // circuit ids loaded at start, e.g. "porep-32g"
+  // cuzk.v1 calls over TCP with no token configured: refused unless set (Curio's stock client sends
+  // none; a unix socket is the place for it).
+  bool curio_allow_tokenless_tcp = false;
+
   // [testing]: drills and tests only
   uint32_t device_delay_ms = 0;  // every device call sleeps this long first
   // While this file exists every journal write fails as on a full disk (a drill).

@@ -9,7 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "filecoin/proofs/parameter_lookup.hpp"
 #include "filecoin/types/parameter_files.hpp"
+#include "server/curio_service.hpp"
 #include "server/devices.hpp"
 #include "server/http.hpp"
 #include "server/metrics.hpp"
@@ -136,8 +138,12 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.logger = log;
   Metrics* metrics = d->metrics_.get();
   Spool* spool_ptr = d->spool_.get();
-  ec.observer = [metrics, spool_ptr](const engine::EngineEvent& e) {
+  if (c.curio_enabled)
+    d->curio_jobs_ = std::make_unique<curio::CurioJobs>(std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1));
+  curio::CurioJobs* curio_jobs = d->curio_jobs_.get();
+  ec.observer = [metrics, spool_ptr, curio_jobs](const engine::EngineEvent& e) {
     metrics->on_event(e);
+    if (curio_jobs) curio_jobs->on_event(e);
     using T = engine::EngineEvent::Type;
     if (e.type == T::job_done || e.type == T::job_failed || e.type == T::job_cancelled)
       spool_ptr->job_ended(e.job);
@@ -158,6 +164,21 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
                        AllowedFolders(c.input_dirs, "input files", "daemon.input_dirs")};
   d->service_ = std::make_unique<ProverService>(*d->engine_, *d->metrics_, *d->spool_, *d->state_,
                                                 std::move(policy), log);
+  if (c.curio_enabled) {
+    curio::CurioOptions o;
+    o.param_dir = filecoin::resolve_parameter_directory(c.curio_param_dir);
+    o.tokens = c.client_tokens;
+    o.allow_tokenless_tcp = c.curio_allow_tokenless_tcp;
+    o.device_name = c.backend;
+    d->curio_ = std::make_unique<curio::CurioService>(*d->engine_, *d->metrics_, *d->state_, *d->curio_jobs_,
+                                                      std::move(o), log);
+    if (auto st = d->curio_->preload(c.curio_preload); !st) return st.error();
+    if (c.curio_allow_tokenless_tcp && c.client_tokens.empty())
+      log->warn(
+          "event=curio_tokenless_tcp note=\"curio.allow_tokenless_tcp: any process that reaches a TCP listen "
+          "address may submit and cancel cuzk.v1 jobs without a token\"");
+    log->info("event=curio_api param_dir={}", filecoin::resolve_parameter_directory(c.curio_param_dir).string());
+  }
   if (auto st = d->start_grpc(); !st) return st.error();
 
   if (!c.http_listen.empty()) {
@@ -241,6 +262,7 @@ Status Daemon::start_grpc() {
   // A port held by another daemon is an error, not a port shared with it.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.RegisterService(service_.get());
+  if (curio_) builder.RegisterService(curio_.get());
   std::vector<std::unique_ptr<int>> ports;
   for (const auto& address : c.listen) {
     auto creds = credentials_for(address);

@@ -33,6 +33,10 @@ class ServerCredentials;
 }  // namespace grpc
 
 namespace cuzk::server {
+namespace curio {
+class CurioJobs;
+class CurioService;
+}  // namespace curio
 
 class HttpServer;
 class Metrics;
@@ -73,8 +77,10 @@ class Daemon {
   std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<Spool> spool_;
   std::unique_ptr<ServiceState> state_;
+  std::unique_ptr<curio::CurioJobs> curio_jobs_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<ProverService> service_;
+  std::unique_ptr<curio::CurioService> curio_;  // Curio's cuzk.v1 API, unless curio.enabled = false
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpServer> http_;
   std::vector<std::string> addresses_;

@@ -27,6 +27,8 @@ packages=(
   libcpp-httplib-dev libtomlplusplus-dev
   # OpenSSL libcrypto: SHA-256, BLAKE2b and ChaCha20 checks of Filecoin's vanilla side
   libssl-dev
+  # tests/curio_api: a Python client of Curio's cuzk.v1 API (stubs by protoc + grpc_python_plugin)
+  python3-grpcio python3-protobuf
 )
 
 missing=()

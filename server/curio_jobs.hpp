@@ -1,0 +1,89 @@
+// The jobs of the cuzk.v1 service by (client, request id), and what engine events say of them.
+//
+// request_id is Curio's idempotency key: the same id from the same client names the same job while
+// that job is queued, running or done (its proof is handed out again), so a retried call never
+// proves twice. A job that failed or was cancelled gives its id up: Curio retries a failed task
+// under the same id, and that retry is a new job. The same id with a different request (another
+// kind, sector, randomness or input) while its job lives is a conflict. Two calls that claim one id
+// at once are ordered: the second waits for the first's submit and then sees its job.
+//
+// Ids are kept in memory, for the engine's result_ttl after their job ends: after a restart of
+// the daemon a journaled job still finishes, but its request id names a new job.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/engine.hpp"
+
+namespace cuzk::server::curio {
+
+class CurioJobs {
+ public:
+  // Ended jobs' ids are forgotten `keep` after the end.
+  explicit CurioJobs(std::chrono::seconds keep) : keep_(keep) {}
+
+  enum class Claim {
+    claimed,   // the caller submits, then bind()s or release()s
+    existing,  // `existing` holds the id's job
+    conflict,  // the id's job was asked with a different request
+  };
+  Claim claim(const std::string& client, const std::string& request_id, const std::string& fingerprint,
+              engine::JobId& existing);
+  void bind(const std::string& client, const std::string& request_id, engine::JobId id, engine::JobKind kind);
+  void release(const std::string& client, const std::string& request_id);
+  // The engine no longer has the id's job (its result expired).
+  void forget(const std::string& client, const std::string& request_id);
+
+  std::optional<engine::JobId> find(const std::string& client, const std::string& request_id) const;
+  // A partition of the job was admitted and the job has not ended.
+  bool is_running(engine::JobId id) const;
+
+  // The engine's observer calls this on engine threads.
+  void on_event(const engine::EngineEvent& e);
+
+  struct KindCounts {
+    uint32_t pending = 0, in_progress = 0;
+  };
+  std::map<engine::JobKind, KindCounts> queues() const;
+  // A job proving on `device` now, if any: its request id and kind.
+  std::optional<std::pair<std::string, engine::JobKind>> on_device(uint32_t device) const;
+
+ private:
+  using Key = std::pair<std::string, std::string>;  // client, request id
+  enum class State { claiming, queued, running, done, ended_without_proof };
+  struct Entry {
+    State state = State::claiming;
+    engine::JobId id = 0;
+    engine::JobKind kind = engine::JobKind::generic;
+    std::string fingerprint;
+    std::chrono::steady_clock::time_point ended{};
+  };
+  // What events said of a job before it was bound (a job may be admitted, or even end, before
+  // its submit returns).
+  struct Early {
+    State state = State::queued;
+    std::chrono::steady_clock::time_point at{};
+  };
+
+  void apply(Entry& entry, State state);
+  void sweep();  // with mutex_ held
+
+  std::chrono::seconds keep_;
+  mutable std::mutex mutex_;
+  std::condition_variable claimed_;
+  std::map<Key, Entry> entries_;
+  std::unordered_map<engine::JobId, Key> by_id_;
+  std::unordered_map<engine::JobId, Early> early_;
+  std::map<uint32_t, std::map<engine::JobId, int>> proving_;  // device -> job -> partitions
+};
+
+}  // namespace cuzk::server::curio
