@@ -26,6 +26,7 @@
 
 #include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
+#include "cli/bench_util.hpp"
 #include "cli/commands.hpp"
 #include "cli/fake_key.hpp"
 #include "cli/options.hpp"
@@ -79,12 +80,6 @@ struct EngineBenchArgs {
 
 double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-std::string gib(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
-  return buf;
 }
 
 // What the engine's observer saw. Events arrive on engine threads.
@@ -273,25 +268,6 @@ std::string fmt_s(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f s", s);
   return buf;
-}
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-int write_json(const std::string& path, const nlohmann::json& j) {
-  if (path.empty()) return 0;
-  if (path == "-") {
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::ofstream out(path);
-  out << j.dump(2) << "\n";
-  if (!out) return fail("cannot write " + path);
-  return 0;
 }
 
 int bench_engine(const EngineBenchArgs& args) {
