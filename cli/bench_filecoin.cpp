@@ -35,6 +35,7 @@ struct FilecoinBenchArgs {
   unsigned threads = 0, repeat = 3;
   uint64_t seed = 1;
   bool warmup = true, pin_params = true, pin_assignment = true;
+  bool synthesis_only = false;
   std::string json_path;
 };
 
@@ -97,6 +98,29 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
                synth_s, part->parallel ? threads : 1u,
                part->parallel ? "" : " (the circuit synthesizes on one)", circuit_rows, inputs, inputs, aux,
                log_domain, gib(synth_rss).c_str());
+
+  if (args.synthesis_only) {
+    std::printf("%-12s %12s %8s %10s %8s %10s %8s %10s\n", "circuit", "constraints", "inputs", "aux",
+                "domain", "synth s", "threads", "peak RSS");
+    std::printf("%-12s %12zu %8zu %10zu %8s %10.3f %8u %10s\n", part->name.c_str(), circuit_rows, inputs, aux,
+                ("2^" + std::to_string(log_domain)).c_str(), synth_s, part->parallel ? threads : 1u,
+                gib(peak_rss_bytes()).c_str());
+    return write_json(args.json_path, {{"bench", "filecoin"},
+                                       {"circuit", part->name},
+                                       {"vanilla", part->vanilla},
+                                       {"synthesis_only", true},
+                                       {"threads", threads},
+                                       {"constraints", circuit_rows},
+                                       {"inputs", inputs},
+                                       {"aux", aux},
+                                       {"log_domain", log_domain},
+                                       {"vanilla_s", part->vanilla_s},
+                                       {"check_s", part->check_s},
+                                       {"synthesis_s", synth_s},
+                                       {"synthesis_threads", part->parallel ? threads : 1u},
+                                       {"peak_rss_bytes", peak_rss_bytes()},
+                                       {"machine", {{"threads", std::thread::hardware_concurrency()}}}});
+  }
 
   // The key: random points of the circuit's shape, made once (not timed with the proofs).
   PhasePeak key_peak;
@@ -220,6 +244,7 @@ void add_bench_filecoin(CLI::App* bench, int& status) {
   cmd->add_flag("--pin-params,!--no-pin-params", args->pin_params, "Pin the key in host memory on a GPU");
   cmd->add_flag("--pin-assignment,!--no-pin-assignment", args->pin_assignment,
                 "Pin the partition's a, b, c and aux in host memory on a GPU");
+  cmd->add_flag("--synthesis-only", args->synthesis_only, "Stop after synthesis: no key, no proof");
   cmd->add_option("--json", args->json_path, "Write the result as JSON to this file ('-': stdout)");
   cmd->callback([args, &status] { status = bench_filecoin(*args); });
 }
