@@ -18,7 +18,10 @@ shift $(($# < 1 ? $# : 1))
 steps=${*:-porep wpost winning snap engine}
 O=${OUT:-device-filecoin-out}
 mkdir -p "$O"
-[ -d "$B/../lib" ] && export LD_LIBRARY_PATH="$(cd "$B/../lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d "$B/../lib" ]; then
+  lib=$(cd "$B/../lib" && pwd)
+  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 CUZK=$B/cli/cuzk
 log() { echo "== $(date -u +%T) $*" | tee -a "$O/summary.txt"; }
 
