@@ -1,6 +1,13 @@
 #include "r1cs/proving_assignment.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <string>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace cuzk::r1cs {
 
@@ -29,6 +36,69 @@ Fr eval_tracked(const LinearCombination& lc, DensityBitmap* input_density, Densi
   return acc;
 }
 
+// OS hints for the big vectors, Linux only; a kernel without them refuses, and nothing changes.
+enum class Hint { huge_pages, populate };
+
+void advise(const void* begin, const void* end, Hint hint) {
+#if defined(__linux__)
+  const uintptr_t page = hint == Hint::huge_pages ? uintptr_t(2) << 20 : uintptr_t(4096);
+  const uintptr_t b = (uintptr_t(begin) + page - 1) & ~(page - 1), e = uintptr_t(end) & ~(page - 1);
+  if (e <= b) return;
+#if defined(MADV_HUGEPAGE)
+  if (hint == Hint::huge_pages) (void)madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+#endif
+  // MADV_POPULATE_WRITE (Linux 5.14) is 23; older headers lack the name.
+  if (hint == Hint::populate) (void)madvise(reinterpret_cast<void*>(b), e - b, 23);
+#else
+  (void)begin, (void)end, (void)hint;
+#endif
+}
+
+// [data + size, data + capacity) of v: room reserved and not yet used.
+template <class T>
+void advise_room(const std::vector<T>& v, Hint hint) {
+  advise(v.data() + v.size(), v.data() + v.capacity(), hint);
+}
+
+uint64_t low_mask(size_t k) { return k >= 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1; }
+
+// dst's bits [0, n) |= src's bits [0, n) (n ≤ both lengths), keeping dst's popcount.
+void or_prefix(DensityBitmap& dst, const DensityBitmap& src, size_t n) {
+  for (size_t w = 0; w * 64 < n; ++w) {
+    const uint64_t add = src.words[w] & ~dst.words[w] & low_mask(n - w * 64);
+    dst.words[w] |= add;
+    dst.popcount += size_t(std::popcount(add));
+  }
+}
+
+// Appends src's bits [from, src.bit_len) to dst, a word at a time.
+void append_bits(DensityBitmap& dst, const DensityBitmap& src, size_t from) {
+  const size_t n = src.bit_len - from, base = dst.bit_len;
+  dst.resize(base + n);  // the new bits are clear
+  for (size_t i = 0; i < n;) {
+    const size_t s = from + i, d = base + i;
+    const size_t k = std::min({64 - s % 64, 64 - d % 64, n - i});
+    const uint64_t bits = (src.words[s / 64] >> (s % 64)) & low_mask(k);
+    dst.words[d / 64] |= bits << (d % 64);
+    dst.popcount += size_t(std::popcount(bits));
+    i += k;
+  }
+}
+
+// piece's bits over the prefix OR-ed in, the rest appended.
+void join_density(DensityBitmap& dst, const DensityBitmap& piece, size_t prefix) {
+  or_prefix(dst, piece, prefix);
+  append_bits(dst, piece, prefix);
+}
+
+// Pieces of at least this many rows are joined with their vectors copied side by side.
+constexpr size_t kParallelJoinRows = size_t(1) << 18;
+
+template <class T>
+void append_from(std::vector<T>& dst, const std::vector<T>& src, size_t from) {
+  dst.insert(dst.end(), src.begin() + ptrdiff_t(from), src.end());
+}
+
 }  // namespace
 
 ProvingAssignment::ProvingAssignment() { alloc_input(Fr::one()); }
@@ -43,6 +113,16 @@ void ProvingAssignment::reserve(size_t constraints, size_t aux, size_t inputs) {
   out_.input_assignment.reserve(inputs);
   out_.a_aux_density.words.reserve((aux + 63) / 64);
   out_.b_aux_density.words.reserve((aux + 63) / 64);
+  for (const auto* v : {&out_.a, &out_.b, &out_.c, &out_.aux_assignment}) advise_room(*v, Hint::huge_pages);
+}
+
+void ProvingAssignment::prefault() {
+  // One thread a vector: the kernel maps pages of separate ranges side by side.
+  std::vector<std::thread> pool;
+  for (const auto* v : {&out_.b, &out_.c, &out_.aux_assignment})
+    pool.emplace_back([v] { advise_room(*v, Hint::populate); });
+  advise_room(out_.a, Hint::populate);
+  for (std::thread& t : pool) t.join();
 }
 
 Variable ProvingAssignment::alloc(const Fr& value) {
@@ -70,6 +150,57 @@ void ProvingAssignment::enforce(const LinearCombination& a, const LinearCombinat
   out_.a.push_back(eval_tracked(a, nullptr, &out_.a_aux_density, in, aux));
   out_.b.push_back(eval_tracked(b, &out_.b_input_density, &out_.b_aux_density, in, aux));
   out_.c.push_back(eval_tracked(c, nullptr, nullptr, in, aux));
+}
+
+ProvingAssignment ProvingAssignment::fork() const {
+  ProvingAssignment piece;
+  piece.out_.input_assignment = out_.input_assignment;
+  piece.out_.aux_assignment = out_.aux_assignment;
+  piece.out_.b_input_density.resize(out_.input_assignment.size());
+  piece.out_.a_aux_density.resize(out_.aux_assignment.size());
+  piece.out_.b_aux_density.resize(out_.aux_assignment.size());
+  piece.prefix_inputs_ = out_.input_assignment.size();
+  piece.prefix_aux_ = out_.aux_assignment.size();
+  if (finished_) piece.misuse_ = "fork of a finished system";
+  return piece;
+}
+
+Status ProvingAssignment::extend(ProvingAssignment&& piece) {
+  if (finished_) return make_error("ProvingAssignment::extend on a finished system");
+  if (piece.finished_) return make_error("ProvingAssignment::extend with a finished piece");
+  if (!piece.misuse_.empty()) return make_error("ProvingAssignment::extend: piece misused: " + piece.misuse_);
+  const size_t pin = piece.prefix_inputs_, paux = piece.prefix_aux_;
+  const Assignment& p = piece.out_;
+  if (pin > num_inputs() || paux > num_aux() ||
+      !std::equal(p.input_assignment.begin(), p.input_assignment.begin() + ptrdiff_t(pin),
+                  out_.input_assignment.begin()) ||
+      !std::equal(p.aux_assignment.begin(), p.aux_assignment.begin() + ptrdiff_t(paux),
+                  out_.aux_assignment.begin()))
+    return make_error("ProvingAssignment::extend: the piece was forked from " + std::to_string(pin) +
+                      " inputs and " + std::to_string(paux) +
+                      " aux that are not this system's first variables (it has " +
+                      std::to_string(num_inputs()) + " inputs, " + std::to_string(num_aux()) + " aux)");
+  join_density(out_.a_aux_density, p.a_aux_density, paux);
+  join_density(out_.b_input_density, p.b_input_density, pin);
+  join_density(out_.b_aux_density, p.b_aux_density, paux);
+  // The four big copies are independent; a large piece has them made side by side.
+  std::vector<std::thread> pool;
+  auto append = [&pool, big = p.a.size() >= kParallelJoinRows](std::vector<Fr>& dst,
+                                                               const std::vector<Fr>& src, size_t from) {
+    if (big) {
+      pool.emplace_back([&dst, &src, from] { append_from(dst, src, from); });
+    } else {
+      append_from(dst, src, from);
+    }
+  };
+  append(out_.b, p.b, 0);
+  append(out_.c, p.c, 0);
+  append(out_.aux_assignment, p.aux_assignment, paux);
+  append_from(out_.a, p.a, 0);
+  append_from(out_.input_assignment, p.input_assignment, pin);
+  for (std::thread& t : pool) t.join();
+  piece = ProvingAssignment();  // its memory goes now, not when the caller drops it
+  return Status::Ok();
 }
 
 Result<Assignment> ProvingAssignment::finish() {

@@ -4,6 +4,13 @@
 // and the density bitmaps, never the constraints: a 130 M-constraint circuit then costs
 // 3 × 32 B per constraint for a, b, c plus 32 B per variable, about 17 GB, which is what the
 // prover needs anyway.
+//
+// Pieces of a circuit can be synthesized on several threads, each into its own system, and joined
+// in order with extend() (bellperson's ProvingAssignment::extend, reference/filecoin-circuits.md
+// §1.6): the result equals sequential synthesis, vector for vector and bit for bit. A piece sees
+// the variables of the prefix it was forked from (bellperson: ONE only) and its own; since the
+// system keeps evaluations rather than constraints, a piece's own variables may carry other
+// indices while it is synthesized than after the join.
 #pragma once
 
 #include <string>
@@ -19,8 +26,14 @@ class ProvingAssignment final : public ConstraintSystem {
   ProvingAssignment();
 
   // Reserves room for a circuit of this shape (constraints without the input ones), so that
-  // the large vectors are allocated once instead of grown by doubling.
+  // the large vectors are allocated once instead of grown by doubling, and asks the OS to back
+  // them with huge pages (Linux: a 2 MiB page is one fault where 4 KiB pages are 512).
   void reserve(size_t constraints, size_t aux, size_t inputs = 1);
+  // Has the OS map the reserved, still unused room now (Linux MADV_POPULATE_WRITE; nothing
+  // elsewhere), so that filling it later runs at memory speed instead of one page fault at a time.
+  // Meant for a thread with nothing better to do while others synthesize pieces to be joined;
+  // the system must not be used meanwhile.
+  void prefault();
 
   bool has_values() const override { return true; }
   Variable alloc(const Fr& value) override;
@@ -36,8 +49,24 @@ class ProvingAssignment final : public ConstraintSystem {
   // or any use after the first, is an error.
   Result<Assignment> finish();
 
+  // A system for a piece of the circuit that follows the present state: a copy of this system's
+  // variables (the piece may read every one of them; meant for a small prefix, such as the top
+  // part every PoRep challenge reads) and no constraints. A fresh ProvingAssignment is the fork
+  // of one with only ONE, bellperson's form.
+  ProvingAssignment fork() const;
+
+  // Appends `piece`, a fork of a system whose variables were this system's first ones (its
+  // prefix): its constraints, then the variables it allocated after the prefix; density bits it
+  // set on prefix variables are OR-ed into this system's. Joining the forks of one prefix in
+  // order gives what synthesizing their pieces in order after the prefix would have. An error,
+  // and nothing changed, when the prefix does not match this system's first variables or either
+  // system is finished.
+  Status extend(ProvingAssignment&& piece);
+
  private:
   Assignment out_;
+  size_t prefix_inputs_ = 1;  // the variables the system was forked with (fresh: ONE)
+  size_t prefix_aux_ = 0;
   bool finished_ = false;
   std::string misuse_;  // first misuse, reported by finish()
 };

@@ -123,9 +123,8 @@ Status check_envelope(const SealCommitPhase1Output& c1, const SealProofInfo& inf
   return {};
 }
 
-}  // namespace
-
-Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOptions& options) {
+// Every partition's challenges, or only those of partition `only`.
+Status check(const SealCommitPhase1Output& c1, const PorepCheckOptions& options, std::optional<size_t> only) {
   Result<SealProofInfo> info = seal_proof_info(c1.registered_proof);
   if (!info.ok()) return make_input_error("registered_proof: " + info.message());
   CUZK_TRY_STATUS(check_envelope(c1, *info, options));
@@ -148,7 +147,11 @@ Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOpt
   if (!comm_r.ok()) return make_input_error("comm_c or comm_r_last is not a canonical field element");
   if (*comm_r != c1.comm_r) return make_input_error("comm_r is not Poseidon2(comm_c, comm_r_last)");
 
+  if (only && *only >= info->partitions)
+    return make_input_error("partition " + std::to_string(*only) + " of a proof with " +
+                            std::to_string(info->partitions) + " partitions");
   for (unsigned k = 0; k < info->partitions; ++k) {
+    if (only && k != *only) continue;
     const std::vector<uint64_t> challenges = porep_challenges(*info, c1.replica_id, c1.comm_r, c1.seed, k);
     const std::vector<PorepChallengeProof>& partition = c1.vanilla_proofs[k];
     std::vector<Status> results(challenges.size());
@@ -162,6 +165,17 @@ Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOpt
                     results[i].message());
   }
   return {};
+}
+
+}  // namespace
+
+Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOptions& options) {
+  return check(c1, options, std::nullopt);
+}
+
+Status check_porep_vanilla_partition(const SealCommitPhase1Output& c1, size_t partition,
+                                     const PorepCheckOptions& options) {
+  return check(c1, options, partition);
 }
 
 }  // namespace cuzk::filecoin::vanilla

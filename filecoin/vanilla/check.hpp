@@ -12,6 +12,7 @@
 // Optionally replica_id is rederived from prover_id and sector_id.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 
 #include "common/result.hpp"
@@ -26,5 +27,10 @@ struct PorepCheckOptions {
 };
 
 Status check_porep_vanilla(const SealCommitPhase1Output& c1, const PorepCheckOptions& options = {});
+
+// The same checks with only partition `partition`'s challenges (the envelope and comm_r are
+// checked whole), for a prover about to prove that partition.
+Status check_porep_vanilla_partition(const SealCommitPhase1Output& c1, size_t partition,
+                                     const PorepCheckOptions& options = {});
 
 }  // namespace cuzk::filecoin::vanilla
