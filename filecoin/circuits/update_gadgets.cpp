@@ -31,13 +31,6 @@ Result<AllocatedNum> single_variable(const Result<Num>& x) {
 
 }  // namespace
 
-std::vector<PathLevel> sha254_path_levels(size_t count) {
-  CircuitNodeHash hash = [](ConstraintSystem& cs, std::span<const Num> children) -> Result<Num> {
-    return sha254_multi_leaf_circuit(cs, children).num();
-  };
-  return std::vector<PathLevel>(count, PathLevel{2, hash});
-}
-
 Result<AllocatedNum> gen_randomness_circuit(ConstraintSystem& cs, const AllocatedNum& a,
                                             const AllocatedNum& b) {
   const Num preimage[2] = {a.num(), b.num()};
