@@ -4,11 +4,14 @@
 #include <string>
 #include <utility>
 
+#include "filecoin/circuits/porep_synthesis.hpp"
+#include "filecoin/circuits/porep_vanilla.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
 #include "filecoin/vanilla/post_virtual.hpp"
 #include "filecoin/vanilla/update.hpp"
 #include "filecoin/vanilla/update_virtual.hpp"
+#include "filecoin/vanilla/virtual_sector.hpp"
 
 namespace cuzk::cli {
 
@@ -86,8 +89,39 @@ Result<BenchPartition> update_partition(const filecoin::CircuitId& id, uint64_t 
   return b;
 }
 
-Result<BenchPartition> porep_partition(const filecoin::CircuitId&, uint64_t) {
-  return make_error("the PoRep circuit is not in this build");
+// The interactive seal type of the size whose C1 a provider would hand over today (V1_1).
+Result<filecoin::RegisteredProof> porep_seal_type(uint64_t sector_size) {
+  for (const auto& p : filecoin::registered_proofs(filecoin::ProofFamily::seal))
+    if (p.sector_size == sector_size && p.api_version == filecoin::ApiVersion::v1_1_0 && !p.synthetic &&
+        !p.non_interactive)
+      return p;
+  return make_input_error("no V1_1 seal type of " + std::to_string(sector_size) + " bytes");
+}
+
+Result<BenchPartition> porep_partition(const filecoin::CircuitId& id, uint64_t seed) {
+  BenchPartition b;
+  auto type = porep_seal_type(id.sector_size);
+  if (!type) return type.error();
+  auto t = Clock::now();
+  auto c1 = filecoin::vanilla::virtual_commit_phase1(type->id, seeded_domain(seed, 1), 1,
+                                                     seeded_domain(seed, 2), seeded_domain(seed, 4), seed);
+  if (!c1) return c1.error();
+  b.vanilla_s = seconds_since(t);
+  b.partitions = c1->vanilla_proofs.size();
+  b.vanilla = "virtual C1 (" + std::string(type->name) + "), partition 0 of " + std::to_string(b.partitions);
+
+  t = Clock::now();
+  auto part = filecoin::porep_partition_from_c1(*c1, 0);
+  if (!part) return part.error();
+  b.check_s = seconds_since(t);
+  auto circuit = std::make_shared<const filecoin::PorepCircuit>(std::move(part->circuit));
+  b.public_inputs = std::move(part->public_inputs);
+  b.parallel = true;
+  b.synthesize_with = [circuit](unsigned threads) {
+    return filecoin::synthesize_porep_for_proving(*circuit, threads);
+  };
+  b.circuit = std::move(circuit);
+  return b;
 }
 
 }  // namespace
