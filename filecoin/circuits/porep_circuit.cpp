@@ -113,13 +113,6 @@ std::vector<std::span<const Boolean>> expand_parents(const std::vector<std::vect
 
 }  // namespace
 
-std::vector<PathLevel> sha254_path_levels(size_t levels) {
-  const CircuitNodeHash hash = [](ConstraintSystem& cs, std::span<const Num> children) -> Result<Num> {
-    return sha254_multi_leaf_circuit(cs, children).num();
-  };
-  return std::vector<PathLevel>(levels, PathLevel{2, hash});
-}
-
 PorepCircuit::PorepCircuit(PorepParams params, PorepTreeLevels levels, PorepWitness witness, bool blank)
     : params_(params),
       tree_d_levels_(sha254_path_levels(levels.tree_d)),

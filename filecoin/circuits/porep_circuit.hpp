@@ -109,8 +109,5 @@ class PorepCircuit final : public r1cs::Circuit {
   bool blank_ = false;
 };
 
-// The levels of a binary SHA-254 tree_d path: hash_multi_leaf_circuit of the two children
-// (sha254_multi_leaf_circuit), 45,382 rows a level with its index bit and insertion.
-std::vector<PathLevel> sha254_path_levels(size_t levels);
 
 }  // namespace cuzk::filecoin

@@ -15,9 +15,6 @@
 
 namespace cuzk::filecoin {
 
-// `count` levels of the binary SHA-254 tree_d, for por_no_challenge_input (defined with the PoRep
-// circuit, porep_circuit.cpp, which declares it too).
-std::vector<PathLevel> sha254_path_levels(size_t count);
 
 // neptune's poseidon_hash of arity 2 with the Custom(1) tag: 311 rows, a new variable.
 Result<r1cs::AllocatedNum> gen_randomness_circuit(r1cs::ConstraintSystem& cs, const r1cs::AllocatedNum& a,

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "filecoin/types/domain.hpp"
+#include "filecoin/vanilla/update_shape.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -215,15 +216,17 @@ Status check_update_vanilla_proof(const UpdatePartitionProof& proof, const Regis
   const SectorShape& s = *shape;
   if (auto st = field_element(proof.comm_c, "comm_c"); !st)
     return make_input_error(what + ": " + st.message());
-  if (proof.apex_leafs.size() != s.update_apex_leaves)
+  auto update = vanilla::update_shape(s.sector_size);
+  if (!update) return update.error();
+  if (proof.apex_leafs.size() != update->apex_leaves)
     return at(what, "apex_leafs",
-              "expected " + std::to_string(s.update_apex_leaves) + ", got " +
+              "expected " + std::to_string(update->apex_leaves) + ", got " +
                   std::to_string(proof.apex_leafs.size()));
   if (auto st = field_elements(proof.apex_leafs, "apex_leafs"); !st)
     return make_input_error(what + ": " + st.message());
-  if (proof.challenge_proofs.size() != s.update_challenges)
+  if (proof.challenge_proofs.size() != update->challenges)
     return at(what, "challenge_proofs",
-              "expected " + std::to_string(s.update_challenges) + ", got " +
+              "expected " + std::to_string(update->challenges) + ", got " +
                   std::to_string(proof.challenge_proofs.size()));
   for (size_t i = 0; i < proof.challenge_proofs.size(); ++i) {
     const UpdateChallengeProof& c = proof.challenge_proofs[i];

@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 
+#include "filecoin/gadgets/sha254.hpp"
 #include "filecoin/por/insertion.hpp"
 
 namespace cuzk::filecoin {
@@ -158,6 +159,13 @@ Status por_no_challenge_input(ConstraintSystem& cs, std::span<const PathLevel> l
   }
   cs.enforce(cur.lc, Variable::one(), root.lc);
   return Status::Ok();
+}
+
+std::vector<PathLevel> sha254_path_levels(size_t levels) {
+  const CircuitNodeHash hash = [](ConstraintSystem& cs, std::span<const Num> children) -> Result<Num> {
+    return sha254_multi_leaf_circuit(cs, children).num();
+  };
+  return std::vector<PathLevel>(levels, PathLevel{2, hash});
 }
 
 }  // namespace cuzk::filecoin

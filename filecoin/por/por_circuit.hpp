@@ -39,6 +39,10 @@ CircuitNodeHash poseidon_node_hash(const r1cs::PoseidonConstants& constants);
 // arity neptune has no constants for or a shape whose top level has no sub level.
 Result<std::vector<PathLevel>> poseidon_path_levels(const TreeShape& shape, size_t base_levels);
 
+// `levels` binary levels of the SHA-254 tree (tree_d), each hashed by the node hash of
+// filecoin/gadgets/sha254.hpp (hash_multi_leaf_circuit over two leaves).
+std::vector<PathLevel> sha254_path_levels(size_t levels);
+
 // The witness of one level: the arity − 1 siblings in stored order and the position (0 … arity − 1)
 // of the node being proved among its children. A shape-only circuit passes zeros.
 struct PathLevelValues {

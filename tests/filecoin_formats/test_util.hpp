@@ -14,6 +14,7 @@
 #include "filecoin/types/proof_types.hpp"
 #include "filecoin/types/sector_shape.hpp"
 #include "filecoin/types/vanilla_proofs.hpp"
+#include "filecoin/vanilla/update_shape.hpp"
 
 namespace cuzk::filecoin::test {
 
@@ -139,8 +140,9 @@ class Builder {
     const SectorShape s = *sector_shape(type.sector_size);
     UpdatePartitionProof p;
     p.comm_c = domain();
-    p.apex_leafs = domains(s.update_apex_leaves);
-    for (unsigned i = 0; i < s.update_challenges; ++i)
+    const vanilla::UpdateShape u = *vanilla::update_shape(type.sector_size);
+    p.apex_leafs = domains(u.apex_leaves);
+    for (unsigned i = 0; i < u.challenges; ++i)
       p.challenge_proofs.push_back({tree_r_proof(s), tree_d_proof(s), tree_r_proof(s)});
     return p;
   }
