@@ -6,6 +6,7 @@
 
 #include "filecoin/circuits/porep_synthesis.hpp"
 #include "filecoin/circuits/porep_vanilla.hpp"
+#include "filecoin/circuits/post_synthesis.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
 #include "filecoin/vanilla/post_virtual.hpp"
@@ -60,7 +61,10 @@ Result<BenchPartition> post_partition(const filecoin::CircuitId& id, uint64_t se
   b.check_s = seconds_since(t);
   auto circuit = std::make_shared<const filecoin::FallbackPostCircuit>(std::move(part->circuit));
   b.public_inputs = std::move(part->public_inputs);
-  b.synthesize_with = sequential(circuit);
+  b.parallel = true;
+  b.synthesize_with = [circuit](unsigned threads) {
+    return filecoin::synthesize_post_for_proving(*circuit, threads);
+  };
   b.circuit = std::move(circuit);
   return b;
 }

@@ -31,7 +31,8 @@ struct BenchPartition {
   std::vector<Fr> public_inputs;  // the verifier's, without ONE
   double vanilla_s = 0;           // the virtual inputs made
   double check_s = 0;             // checked as a provider's inputs are, and the circuit built
-  // Synthesis on `threads` threads where the circuit splits (PoRep's challenges), else on one.
+  // Synthesis on `threads` threads where the circuit splits (PoRep's challenges, PoSt's circuit
+  // sectors), else on one (SnapDeals).
   bool parallel = false;
   std::function<Result<r1cs::Assignment>(unsigned threads)> synthesize_with;
 

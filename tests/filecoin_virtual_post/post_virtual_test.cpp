@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "filecoin/circuits/post_challenges.hpp"
+#include "filecoin/circuits/post_synthesis.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
 #include "filecoin/por/inclusion_path.hpp"
 #include "filecoin/vanilla/post_virtual.hpp"
 #include "r1cs/matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
 
 namespace cuzk::filecoin::vanilla {
 namespace {
@@ -69,6 +71,38 @@ TEST(PostVirtual, WindowAndWinning32GiBPassTheChecks) {
   EXPECT_TRUE(check_post_vanilla_proofs(g.type, *winning, g.randomness).ok());
   // The same request gives the same sectors.
   EXPECT_EQ(virtual_post_proofs(g).value(), *winning);
+}
+
+void expect_same_bits(const r1cs::DensityBitmap& x, const r1cs::DensityBitmap& y, const char* what) {
+  EXPECT_EQ(x.bit_len, y.bit_len) << what;
+  EXPECT_EQ(x.popcount, y.popcount) << what;
+  for (size_t i = 0; i < x.bit_len && i < y.bit_len; ++i)
+    ASSERT_EQ(x.get(i), y.get(i)) << what << " bit " << i;
+}
+
+// The chunked synthesis on several threads gives what sequential synthesis gives, vector for vector.
+void expect_parallel_matches(PostKind kind, size_t sectors, unsigned threads) {
+  const VirtualPostRequest r = request(kind, k2KiB, sectors);
+  auto part = post_partition_from_vanilla(r.type, virtual_post_proofs(r).value(), r.randomness);
+  ASSERT_TRUE(part.ok()) << part.message();
+  auto seq = r1cs::synthesize_for_proving(part->circuit);
+  auto par = synthesize_post_for_proving(part->circuit, threads);
+  ASSERT_TRUE(seq.ok() && par.ok()) << (seq.ok() ? par.message() : seq.message());
+  EXPECT_EQ(seq->a, par->a);
+  EXPECT_EQ(seq->b, par->b);
+  EXPECT_EQ(seq->c, par->c);
+  EXPECT_EQ(seq->input_assignment, par->input_assignment);
+  EXPECT_EQ(seq->aux_assignment, par->aux_assignment);
+  expect_same_bits(seq->a_aux_density, par->a_aux_density, "a aux");
+  expect_same_bits(seq->b_input_density, par->b_input_density, "b input");
+  expect_same_bits(seq->b_aux_density, par->b_aux_density, "b aux");
+}
+
+TEST(PostVirtual, ParallelSynthesisMatchesSequential) {
+  expect_parallel_matches(PostKind::window, 2, 2);
+  expect_parallel_matches(PostKind::window, 1, 2);   // the last sector repeated
+  expect_parallel_matches(PostKind::winning, 1, 5);  // 66 circuit sectors: 20 chunks, 4 rounds of 5
+  expect_parallel_matches(PostKind::winning, 1, 1);
 }
 
 TEST(PostVirtual, ATamperedProofIsCaught) {
