@@ -76,6 +76,10 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   if (args.repeat == 0) return fail("--repeat must be at least 1");
   cpu::ThreadPool pool(args.threads);
   const unsigned threads = unsigned(pool.size());
+  // The backend first, so that a missing device fails before minutes of synthesis.
+  auto backend = args.synthesis_only ? Result<std::unique_ptr<ComputeBackend>>(make_error("none"))
+                                     : make_backend(args.backend, args.device, args.vram_budget, pool);
+  if (!args.synthesis_only && !backend) return fail(backend.message());
   std::fprintf(stderr, "  %s: virtual vanilla inputs ...\n", args.circuit.c_str());
   auto part = make_bench_partition(*id, args.seed);
   if (!part) return fail(part.message());
@@ -129,8 +133,6 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   const double key_s = seconds_since(t);
   std::fprintf(stderr, "  fake key (random points, the circuit's exact shape) made in %.1f s\n", key_s);
 
-  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool);
-  if (!backend) return fail(backend.message());
   t = Clock::now();
   const auto key_pins = args.pin_params ? pin_key_for(**backend, pk) : std::vector<std::shared_ptr<void>>{};
   const auto as_pins =
