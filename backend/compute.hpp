@@ -12,15 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "backend/cpu/ntt.hpp"  // RootConvention
+#include "backend/domain.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk {
-
-using cpu::RootConvention;
 
 // How the H-query scalars follow from the a, b, c evaluations (formats.md §3.2, §4.7).
 enum class HMode {

@@ -5,8 +5,8 @@
 #include "backend/cpu/cpu_backend.hpp"
 #if CUZK_HAVE_CUDA
 #include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/fixed_base.hpp"
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/fixed_base/fixed_base.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #endif
 
 namespace cuzk::cli {
@@ -34,7 +34,7 @@ Result<size_t> parse_bytes(const std::string& text) {
 }
 
 Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
-                                                     const std::string& vram_budget, cpu::ThreadPool& pool,
+                                                     const std::string& vram_budget, ThreadPool& pool,
                                                      unsigned msm_pass_log, double resident_fraction) {
   if (msm_pass_log > 30) return make_error("--msm-pass-log: at most 30");
   if (resident_fraction < 0 || resident_fraction > 1) return make_error("--resident-fraction: from 0 to 1");

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "backend/compute.hpp"
-#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -21,7 +21,7 @@ Result<size_t> parse_bytes(const std::string& text);
 // `msm_pass_log`: points per pass of resident GPU MSMs as a power of two (0: the backend's default);
 // `resident_fraction`: the share of the budget resident bases may hold (0: the backend's default).
 Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
-                                                     const std::string& vram_budget, cpu::ThreadPool& pool,
+                                                     const std::string& vram_budget, ThreadPool& pool,
                                                      unsigned msm_pass_log = 0, double resident_fraction = 0);
 
 // What a device backend planned and how long each stage took since the last report (empty for

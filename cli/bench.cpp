@@ -17,12 +17,12 @@
 
 #include "backend/cpu/msm.hpp"
 #include "backend/cpu/ntt.hpp"
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/fake_key.hpp"
 #include "cli/options.hpp"
 #include "cli/random.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -75,7 +75,7 @@ void emit(const BenchArgs& args, const nlohmann::json& result) {
 nlohmann::json machine() { return {{"threads", std::thread::hardware_concurrency()}}; }
 
 template <class Affine, class Jacobian>
-double time_msm(const BenchArgs& args, cpu::ThreadPool& pool, size_t n) {
+double time_msm(const BenchArgs& args, ThreadPool& pool, size_t n) {
   std::mt19937_64 rng(std::random_device{}());
   const auto points = random_points<Affine, Jacobian>(n, rng, pool);
   std::vector<Fr> scalars(n);
@@ -84,7 +84,7 @@ double time_msm(const BenchArgs& args, cpu::ThreadPool& pool, size_t n) {
 }
 
 int bench_msm(const BenchArgs& args) {
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   const size_t n = size_t(1) << args.log_size;
   std::fprintf(stderr, "  preparing %zu random %s points ...\n", n, args.curve.c_str());
   const double s = args.curve == "g2" ? time_msm<G2Affine, G2Jacobian>(args, pool, n)
@@ -104,8 +104,8 @@ int bench_msm(const BenchArgs& args) {
 }
 
 int bench_ntt(const BenchArgs& args) {
-  cpu::ThreadPool pool(args.threads);
-  auto domain = cpu::NttDomain::create(args.log_size, cpu::RootConvention::bellman, pool);
+  ThreadPool pool(args.threads);
+  auto domain = cpu::NttDomain::create(args.log_size, RootConvention::bellman, pool);
   if (!domain) return fail(domain.message());
   std::mt19937_64 rng(std::random_device{}());
   std::vector<Fr> v(domain->size());
@@ -128,7 +128,7 @@ int bench_ntt(const BenchArgs& args) {
 }
 
 int bench_prove(const BenchArgs& args) {
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   auto circuit = r1cs::make_sample_circuit(args.spec);
   if (!circuit) return fail(circuit.message());
   const auto* synthetic = dynamic_cast<const r1cs::SyntheticCircuit*>(circuit->get());

@@ -24,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/bench_engine_filecoin.hpp"
 #include "cli/bench_util.hpp"
@@ -32,6 +31,7 @@
 #include "cli/fake_key.hpp"
 #include "cli/host_memory.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "engine/devices.hpp"
 #include "engine/engine.hpp"
 #include "engine/steady_rate.hpp"
@@ -203,7 +203,7 @@ r1cs::SampleSpec synthetic_spec(unsigned log_domain, uint64_t seed) {
 
 // A fake key of the synthetic circuit `spec` (its shape depends on the seed: every partition
 // proved under it uses the same spec).
-Result<KeyInfo> make_key(const r1cs::SampleSpec& spec, unsigned threads, cpu::ThreadPool& pool) {
+Result<KeyInfo> make_key(const r1cs::SampleSpec& spec, unsigned threads, ThreadPool& pool) {
   const auto start = Clock::now();
   auto circuit = r1cs::make_sample_circuit(spec);
   if (!circuit) return circuit.error();
@@ -301,7 +301,7 @@ int bench_engine(const EngineBenchArgs& args) {
   // --filecoin: the real PoRep (or other) circuit and the real WinningPoSt circuit of its size.
   std::optional<EngineBenchCircuit> filecoin_porep, filecoin_winning;
   if (!args.filecoin.empty()) {
-    cpu::ThreadPool pool(0);
+    ThreadPool pool(0);
     auto winning_id = winning_circuit_for(args.filecoin);
     if (!winning_id) return fail(winning_id.message());
     std::fprintf(stderr,
@@ -315,7 +315,7 @@ int bench_engine(const EngineBenchArgs& args) {
     winning_key = KeyInfo{w->key, w->constraints, w->key_s};
     filecoin_porep = std::move(*p), filecoin_winning = std::move(*w);
   } else {
-    cpu::ThreadPool pool(0);
+    ThreadPool pool(0);
     std::fprintf(stderr, "  making fake keys (2^%u, 2^%u) ...\n", args.log_domain, args.winning_log_domain);
     // About 94 bytes of key per domain row (12.6 GB measured at 2^27), made on the CPU.
     if (backend == "cpu" && args.log_domain >= 24)

@@ -19,7 +19,7 @@ uint64_t assignment_bytes(const r1cs::Assignment& as) {
 }  // namespace
 
 Result<EngineBenchCircuit> filecoin_engine_circuit(const std::string& id, uint64_t seed, unsigned threads,
-                                                   cpu::ThreadPool& pool) {
+                                                   ThreadPool& pool) {
   const auto start = std::chrono::steady_clock::now();
   auto circuit = filecoin::parse_circuit_id(id);
   if (!circuit) return circuit.error();

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "engine/job.hpp"
 #include "groth16/keys.hpp"
 
@@ -28,7 +28,7 @@ struct EngineBenchCircuit {
 
 // `threads` synthesize the partition the key is shaped after.
 Result<EngineBenchCircuit> filecoin_engine_circuit(const std::string& id, uint64_t seed, unsigned threads,
-                                                   cpu::ThreadPool& pool);
+                                                   ThreadPool& pool);
 
 // "winning-32g" for "porep-32g": the WinningPoSt circuit of the same sector size.
 Result<std::string> winning_circuit_for(const std::string& id);

@@ -13,7 +13,6 @@
 #include <thread>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/bench_util.hpp"
 #include "cli/commands.hpp"
@@ -21,6 +20,7 @@
 #include "cli/filecoin_partition.hpp"
 #include "cli/host_memory.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/prover.hpp"
 
 namespace cuzk::cli {
@@ -53,7 +53,7 @@ struct SpentVectors {
   std::vector<Fr> a, b, c;
 
   static SpentVectors of(const r1cs::Assignment& as) { return {as.a, as.b, as.c}; }
-  void restore(r1cs::Assignment& as, cpu::ThreadPool& pool) const {
+  void restore(r1cs::Assignment& as, ThreadPool& pool) const {
     const auto copy = [&](const std::vector<Fr>& from, std::vector<Fr>& to) {
       to.resize(from.size());  // the same size: the storage (and its pins) stays
       pool.for_ranges(from.size(), 1 << 20, [&](size_t b, size_t e) {
@@ -74,7 +74,7 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   auto id = filecoin::parse_circuit_id(args.circuit);
   if (!id) return fail(id.message());
   if (args.repeat == 0) return fail("--repeat must be at least 1");
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   const unsigned threads = unsigned(pool.size());
   // The backend first, so that a missing device fails before minutes of synthesis.
   auto backend = args.synthesis_only ? Result<std::unique_ptr<ComputeBackend>>(make_error("none"))

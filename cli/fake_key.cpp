@@ -5,7 +5,7 @@
 
 namespace cuzk::cli {
 
-groth16::ProvingKey fake_key(const r1cs::Assignment& as, cpu::ThreadPool& pool) {
+groth16::ProvingKey fake_key(const r1cs::Assignment& as, ThreadPool& pool) {
   std::mt19937_64 rng(std::random_device{}());
   const auto g1 = random_points<G1Affine, G1Jacobian>(size_t(1) << 14, rng, pool);
   const auto g2 = random_points<G2Affine, G2Jacobian>(size_t(1) << 12, rng, pool);

@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/random.hpp"
+#include "common/thread_pool.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
 #include "groth16/keys.hpp"
@@ -18,7 +18,7 @@ namespace cuzk::cli {
 
 // n distinct points, cheaply: a random start and random steps, P_i = P_{i-1} + Q_{i mod 16}.
 template <class Affine, class Jacobian>
-std::vector<Affine> random_points(size_t n, std::mt19937_64& rng, cpu::ThreadPool& pool) {
+std::vector<Affine> random_points(size_t n, std::mt19937_64& rng, ThreadPool& pool) {
   Jacobian steps[16];
   for (auto& q : steps) q = Jacobian(Affine::generator()).mul(random_element<Fr>(rng));
   std::vector<Affine> out(n);
@@ -38,6 +38,6 @@ std::vector<Affine> random_points(size_t n, std::mt19937_64& rng, cpu::ThreadPoo
 
 // A key of the circuit's shape made of random points (tiled from a small pool): for timing the
 // prover at sizes where a real setup would take hours. Its proofs do not verify.
-groth16::ProvingKey fake_key(const r1cs::Assignment& as, cpu::ThreadPool& pool);
+groth16::ProvingKey fake_key(const r1cs::Assignment& as, ThreadPool& pool);
 
 }  // namespace cuzk::cli

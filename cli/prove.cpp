@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/zkey_assignment.hpp"
@@ -110,7 +110,7 @@ Result<r1cs::Assignment> load_assignment(const ProveArgs& args, const std::optio
 int run_prove(const ProveArgs& args) {
   if (args.params_path.empty() == args.zkey_path.empty())
     return fail("give exactly one of --params and --zkey");
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   std::optional<SnarkjsZkey> zkey;
   Result<groth16::ProvingKey> pk = make_error("");
   {

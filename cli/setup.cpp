@@ -5,10 +5,10 @@
 #include <optional>
 #include <string>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellman.hpp"
 #include "io/r1cs_convert.hpp"
@@ -29,7 +29,7 @@ struct SetupArgs {
 };
 
 int run_setup(const SetupArgs& args) {
-  cpu::ThreadPool pool(args.threads);
+  ThreadPool pool(args.threads);
   r1cs::ConstraintMatrices matrices;
   std::string what;
   {

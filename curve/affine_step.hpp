@@ -3,7 +3,7 @@
 //
 // Why: an accumulation in this form costs about 6 multiplications per point (3 for the shared
 // inversion's trick, then λ, λ² and λ·(x₁ − x₃)) against the XYZZ mixed addition's 8 and 2
-// squarings, if the batch's one inversion can be hidden (docs/MSM-NOTES.md, fifteenth session).
+// squarings, if the batch's one inversion can be hidden (docs/MSM-NOTES.md, "Rejected").
 // The steps are the incomplete formulas made complete: each pair (acc, p) is classified first, and
 // the cases that need no inversion (either side infinity, p = −acc) contribute a denominator of one,
 // so the batch's product stays invertible whatever the batch holds.

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/device_bases.hpp"
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/device_bases.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 
 namespace cuzk::engine {
 

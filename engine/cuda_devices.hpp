@@ -4,7 +4,7 @@
 // device, so the workers of one card can never exceed its budget together.
 //
 // With several workers on a card large enough, part of its budget is first set aside for one store
-// of resident bases (backend/cuda/device_bases.hpp) that the card's workers share, and the workers
+// of resident bases (backend/cuda/runtime/device_bases.hpp) that the card's workers share, and the workers
 // split the rest: one copy of a 2^27 key's 56 GiB of bases serves both workers of an H200, so one
 // can compute H (and upload the next partition) while the other runs its MSMs.
 #pragma once
@@ -60,13 +60,14 @@ struct CudaDeviceOptions {
   bool msm_narrow_windows = true;
   // Each device's first ordinary worker runs its streams at raised priority, the others at normal
   // (express workers at high either way), so one proof goes first and the others fill the SMs it
-  // leaves. Off by default: on the 2^27 job it moved the steady rate by nothing measurable while
-  // each filler proof took 8–11 s (docs/BENCHMARKS.md, "Fourteenth session").
+  // leaves. Off by default: on the 2^27 job it moves the steady rate by nothing measurable while
+  // each filler proof takes 8–11 s.
   bool lead_worker = false;
   // With a shared store, the share of a worker's budget its MSM work area may take
   // (CudaBackendOptions::resident_fraction); the rest holds the MSMs' scalars and h. 0.6 gives a
   // 2^27 H query's set-group plan (c = 22, a 16.1 GiB work area) room beside two workers on an
-  // H200: 20.4 s per 10-partition job against 21.1 at 0.5 (docs/BENCHMARKS.md, "Sixteenth session").
+  // H200: the 10-partition job runs about 3 % faster than at 0.5, where that plan does not fit and
+  // the H query falls back to passes of points.
   double resident_fraction = 0.6;
 };
 

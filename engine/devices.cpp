@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "backend/cpu/cpu_backend.hpp"
-#include "backend/cpu/thread_pool.hpp"
+#include "common/thread_pool.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -16,7 +16,7 @@ constexpr uint64_t kG2 = sizeof(G2Affine);
 class OwnedCpuBackend final : public ComputeBackend {
  public:
   explicit OwnedCpuBackend(unsigned threads, uint32_t device)
-      : pool_(std::make_unique<cpu::ThreadPool>(threads)),
+      : pool_(std::make_unique<ThreadPool>(threads)),
         backend_(*pool_),
         name_("cpu:" + std::to_string(device)) {}
   std::string name() const override { return name_; }
@@ -25,7 +25,7 @@ class OwnedCpuBackend final : public ComputeBackend {
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& r) override { return backend_.msm(r); }
 
  private:
-  std::unique_ptr<cpu::ThreadPool> pool_;
+  std::unique_ptr<ThreadPool> pool_;
   cpu::CpuBackend backend_;
   std::string name_;
 };

@@ -71,7 +71,7 @@ struct HostRange {
 std::vector<std::shared_ptr<void>> pin_ranges(const HostPinner& pin, std::span<const HostRange> ranges,
                                               const Logger& log, const std::string& who);
 
-// A device's store of resident bases shared by its workers (backend/cuda/device_bases.hpp).
+// A device's store of resident bases shared by its workers (backend/cuda/runtime/device_bases.hpp).
 struct SharedBasesStatus {
   uint64_t capacity = 0, bytes = 0;  // bytes: held now
   uint64_t arrays = 0, uploads = 0;  // held now; uploaded since start

@@ -57,9 +57,8 @@ const char* to_string(EngineEvent::Type t);
 // Threads per synthesis when the configuration leaves it to the engine: the host's hardware threads
 // shared by the `running` syntheses (this one included) at its start, at least one. Buffer sets
 // and the host budget usually let one PoRep partition be synthesized at a time while the device
-// workers prove, and that one then takes every core. On the 2^27 job (one H200, 16 cores) this ran
-// 20.8-20.9 s per job against 20.9 s with a fixed 8 threads and 20.4 s with a fixed 16: within the
-// run-to-run spread (docs/BENCHMARKS.md, tenth session). Synthesis runs niced
+// workers prove, and that one then takes every core. On the 2^27 job (one H200, 16 cores) fixed
+// counts of 8 and 16 threads do no better, within the run-to-run spread. Synthesis runs niced
 // (EngineConfig::synthesis_nice), so the device workers' host steps still get cores when they need
 // them.
 unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned running);
@@ -94,11 +93,9 @@ struct EngineConfig {
   // Hand a partition's pooled buffer set back as soon as its prover has read it for the last time
   // (on a GPU: the H stage done and the witness copied, seconds before the MSMs end) instead of at
   // the end of its proof, so the next synthesis need not wait for the proof. Off by default: on the
-  // H200 with two workers it measured slower by job ends (21.2–21.4 s per job against 20.6 s,
-  // thirteenth session), and the one run read by the steady rate since was the fastest of its visit
-  // (2.060 s a partition, with the lead worker; fourteenth session). With c = 22 it kept the
-  // workers from waiting but left the rate where it was (2.082 against 2.066 s a partition,
-  // seventeenth session): the device, not the host, is the bound. See docs/BENCHMARKS.md.
+  // H200 with two workers it keeps the workers from waiting but leaves the steady rate where it is
+  // (the device, not the host, is the bound), and when the two workers' proofs fall into step their
+  // H stages meet. It is what a host with slow synthesis would need.
   bool release_inputs_early = false;
 
   DeviceSet devices;  // devices, their workers' backend factory and the memory planner

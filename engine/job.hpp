@@ -54,8 +54,8 @@ std::optional<size_t> required_partitions(JobKind kind);
 struct SampleInput {
   r1cs::SampleSpec spec;
   // Synthetic circuits only: leave c to the prover (r1cs::Assignment::c_from_ab), which forms it
-  // on the device. Off by default: measured on the H200 job it made synthesis faster and the job
-  // slower (docs/BENCHMARKS.md, "Eleventh session"); kept to measure again.
+  // on the device. Off by default: on the H200 job it makes synthesis faster and the job slower
+  // (the two workers' heavy MSMs then overlap less well); kept for comparisons.
   bool c_from_ab = false;
 };
 // A circom circuit and its witness, as snarkjs files. With a .zkey parameter set the zkey's own

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <exception>
 
-#include "io/parallel.hpp"
+#include "common/parallel_ranges.hpp"
 
 namespace cuzk::engine {
 
@@ -76,7 +76,7 @@ namespace {
 void touch_pages(const std::array<std::vector<Fr>*, 4>& vectors, unsigned threads) {
   for (auto* v : vectors) {
     auto* p = reinterpret_cast<unsigned char*>(v->data());
-    (void)io::parallel_ranges(
+    (void)parallel_ranges(
         v->capacity() * sizeof(Fr), size_t(64) << 20,
         [p](size_t b, size_t e) {
           std::memset(p + b, 0, e - b);

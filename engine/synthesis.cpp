@@ -6,9 +6,9 @@
 #include <new>
 #include <optional>
 
+#include "common/parallel_ranges.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/zkey_assignment.hpp"
-#include "io/parallel.hpp"
 #include "io/r1cs_convert.hpp"
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
@@ -35,7 +35,7 @@ Status from_sample(const SampleInput& in, unsigned threads, r1cs::Assignment& ou
 // one thread copies at a few GB/s.
 void parallel_assign(std::vector<Fr>& dst, const std::vector<Fr>& src, unsigned threads) {
   dst.resize(src.size());
-  (void)io::parallel_ranges(
+  (void)parallel_ranges(
       src.size(), size_t(1) << 16,
       [&](size_t b, size_t e) {
         std::memcpy(static_cast<void*>(dst.data() + b), src.data() + b, (e - b) * sizeof(Fr));

@@ -37,8 +37,8 @@ void Engine::Impl::synthesis_worker(unsigned n, bool express) {
   };
   // Ordinary synthesis runs niced: it may use every core, and still yields them at once to the
   // device workers' host steps (uploads, launches, the pairing check) when those need them. With
-  // no such yielding, threads left idle for them were the better trade when the GPU was the bound
-  // and the worse one when synthesis was (docs/BENCHMARKS.md, eighth session).
+  // no such yielding, threads left idle for them are the better trade when the GPU is the bound
+  // and the worse one when synthesis is.
   if (!express && config.synthesis_nice > 0)
     if (auto st = lower_thread_priority(config.synthesis_nice); !st.ok())
       log->warn("worker=synth{} event=synthesis_nice_failed reason=\"{}\"", n, st.message());

@@ -5,7 +5,7 @@
 // Why: Fermat's a^(p-2), square-and-multiply over p − 2, costs 384 squarings and 229
 // multiplications in Fp. Batch-affine accumulation in an MSM inverts once per batch step, and is
 // only worth having if that inversion is a small fraction of the batch's work (docs/MSM-NOTES.md,
-// "Eighth session", "Eleventh session"). Here each outer step does 31 binary-GCD steps on 64-bit
+// "Rejected"). Here each outer step does 31 binary-GCD steps on 64-bit
 // approximations of a and b, then applies them to the full numbers at once: four products by
 // 32-bit factors per step, 25 outer steps by the paper's bound for a 381-bit modulus (27 here).
 //

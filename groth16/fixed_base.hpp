@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
+#include "common/thread_pool.hpp"
 #include "curve/point.hpp"
 #include "field/fields.hpp"
 
@@ -34,7 +34,7 @@ class FixedBaseTable {
   }
 
   // out[i] = scalars[i]·base, in affine, on all threads of the pool.
-  void mul_many(std::span<const Fr> scalars, std::span<Affine> out, cpu::ThreadPool& pool) const {
+  void mul_many(std::span<const Fr> scalars, std::span<Affine> out, ThreadPool& pool) const {
     pool.for_ranges(scalars.size(), 256, [&](size_t begin, size_t end) {
       std::vector<Jacobian> tmp(end - begin);
       for (size_t i = begin; i < end; ++i) tmp[i - begin] = mul(scalars[i]);

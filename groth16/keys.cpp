@@ -44,7 +44,7 @@ Status ProvingKey::check_shape() const {
 Result<ProvingKey> proving_key_from_bellman(BellmanParameters params) {
   ProvingKey pk;
   pk.domain_size = params.h.size() + 1;
-  pk.convention = cpu::RootConvention::bellman;
+  pk.convention = RootConvention::bellman;
   pk.h_query = HQuery::z_over_delta;
   pk.layout = QueryLayout::compacted;
   pk.num_inputs = params.vk.ic.size();
@@ -62,7 +62,7 @@ Result<ProvingKey> proving_key_from_bellman(BellmanParameters params) {
 Result<ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey) {
   ProvingKey pk;
   pk.domain_size = zkey.domain_size;
-  pk.convention = cpu::RootConvention::snarkjs;
+  pk.convention = RootConvention::snarkjs;
   pk.h_query = HQuery::odd_lagrange_2m;
   pk.layout = QueryLayout::per_wire;
   pk.num_inputs = size_t(zkey.n_public) + 1;
@@ -86,7 +86,7 @@ Result<ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey) {
 
 Result<BellmanParameters> to_bellman(const ProvingKey& pk) {
   if (pk.layout != QueryLayout::compacted || pk.h_query != HQuery::z_over_delta ||
-      pk.convention != cpu::RootConvention::bellman)
+      pk.convention != RootConvention::bellman)
     return make_error("proving key: only bellman-style keys can be written as .params");
   BellmanParameters p;
   p.vk = pk.vk;

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "backend/cpu/ntt.hpp"
+#include "backend/domain.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
@@ -39,7 +39,7 @@ enum class QueryLayout {
 struct ProvingKey {
   VerifyingKey vk;
   size_t domain_size = 0;  // m, a power of two
-  cpu::RootConvention convention = cpu::RootConvention::bellman;
+  RootConvention convention = RootConvention::bellman;
   HQuery h_query = HQuery::z_over_delta;
   QueryLayout layout = QueryLayout::compacted;
   size_t num_inputs = 0;  // public wires including ONE

@@ -82,7 +82,7 @@ Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBac
 }
 
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const ProofRandomness& rs,
-                           cpu::ThreadPool& pool) {
+                           ThreadPool& pool) {
   cpu::CpuBackend backend(pool);
   return create_proof(pk, as, rs, backend);
 }

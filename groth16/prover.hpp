@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "backend/compute.hpp"
-#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/keys.hpp"
 #include "io/proof.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -65,6 +65,6 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, c
                            ComputeBackend& backend, const ProveOptions& options = {});
 // The same on the CPU backend over `pool`.
 Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& assignment, const ProofRandomness& rs,
-                           cpu::ThreadPool& pool = cpu::ThreadPool::shared());
+                           ThreadPool& pool = ThreadPool::shared());
 
 }  // namespace cuzk::groth16

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/ntt.hpp"
 #include "groth16/fixed_base.hpp"
 #include "groth16/random.hpp"
 
@@ -18,7 +19,7 @@ struct QapAtTau {
 };
 
 Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttDomain& domain, const Fr& tau,
-                              cpu::ThreadPool& pool) {
+                              ThreadPool& pool) {
   const size_t n = domain.size();
   const size_t rows = m.num_constraints() + m.num_inputs;
   // L_j(τ) = ω^j / (τ − ω^j) · Z(τ)/n for the rows in use, in parallel chunks: each chunk starts its
@@ -75,7 +76,7 @@ Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttD
 }  // namespace
 
 Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const SetupOptions& options,
-                                       cpu::ThreadPool& pool) {
+                                       ThreadPool& pool) {
   CUZK_TRY_STATUS(m.validate());
   const size_t rows = m.num_constraints() + m.num_inputs;
   unsigned log_m = 0;
@@ -83,7 +84,7 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
   if (log_m > cpu::NttDomain::kMaxLogSize)
     return make_error("setup: " + std::to_string(rows) + " constraints need a domain above 2^" +
                       std::to_string(cpu::NttDomain::kMaxLogSize));
-  auto domain = cpu::NttDomain::create(log_m, cpu::RootConvention::bellman, pool);
+  auto domain = cpu::NttDomain::create(log_m, RootConvention::bellman, pool);
   if (!domain) return domain.error();
 
   FieldRng rng(options.seed);
@@ -110,7 +111,7 @@ Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const 
 
   ProvingKey pk;
   pk.domain_size = domain->size();
-  pk.convention = cpu::RootConvention::bellman;
+  pk.convention = RootConvention::bellman;
   pk.h_query = HQuery::z_over_delta;
   pk.layout = QueryLayout::compacted;
   pk.num_inputs = m.num_inputs;

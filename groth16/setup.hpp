@@ -8,8 +8,8 @@
 #include <optional>
 #include <span>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/matrices.hpp"
 
@@ -34,6 +34,6 @@ struct SetupOptions {
 // synthesis appends). Fails on a malformed system, a domain above 2^28, or an auxiliary wire that
 // no constraint uses (its L point would be the identity, which bellperson rejects too).
 Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const SetupOptions& options = {},
-                                       cpu::ThreadPool& pool = cpu::ThreadPool::shared());
+                                       ThreadPool& pool = ThreadPool::shared());
 
 }  // namespace cuzk::groth16

@@ -5,8 +5,8 @@
 #include <string>
 #include <type_traits>
 
+#include "common/parallel_ranges.hpp"
 #include "io/byte_reader.hpp"
-#include "io/parallel.hpp"
 
 namespace cuzk {
 
@@ -36,7 +36,7 @@ template <class A>
 Status decode_array(const uint8_t* bytes, std::span<A> out, size_t first_index, Check check,
                     const std::string& what) {
   constexpr size_t size = encoded_size<A>();
-  return io::parallel_ranges(out.size(), kDecodeChunk, [&](size_t begin, size_t end) -> Status {
+  return parallel_ranges(out.size(), kDecodeChunk, [&](size_t begin, size_t end) -> Status {
     for (size_t i = begin; i < end; ++i) {
       auto p = decode_point<A>({bytes + i * size, size}, check);
       if (!p.ok()) return make_error(what + " point " + std::to_string(first_index + i) + ": " + p.message());
@@ -115,7 +115,7 @@ Status put_array(const Sink& out, const std::vector<A>& points, const char* name
   std::vector<uint8_t> buffer(std::min(points.size(), kEncodeBatch) * size);
   for (size_t done = 0; done < points.size(); done += kEncodeBatch) {
     const size_t n = std::min(kEncodeBatch, points.size() - done);
-    CUZK_TRY_STATUS(io::parallel_ranges(n, kDecodeChunk, [&](size_t begin, size_t end) -> Status {
+    CUZK_TRY_STATUS(parallel_ranges(n, kDecodeChunk, [&](size_t begin, size_t end) -> Status {
       for (size_t i = begin; i < end; ++i) encode(points[done + i], buffer.data() + i * size);
       return Status::Ok();
     }));

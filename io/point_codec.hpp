@@ -8,11 +8,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/parallel_ranges.hpp"
 #include "common/result.hpp"
 #include "curve/encoding.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
-#include "io/parallel.hpp"
 
 namespace cuzk::io {
 

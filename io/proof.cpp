@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "common/parallel_ranges.hpp"
 #include "curve/encoding.hpp"
-#include "io/parallel.hpp"
 
 namespace cuzk {
 
@@ -45,7 +45,7 @@ Result<std::vector<Proof>> read_proofs(std::span<const uint8_t> bytes) {
                       std::to_string(PROOF_BYTES));
   std::vector<Proof> proofs(bytes.size() / PROOF_BYTES);
   // Subgroup checks dominate; a batch of proofs is worth spreading over the cores.
-  CUZK_TRY_STATUS(io::parallel_ranges(proofs.size(), 4, [&](size_t begin, size_t end) -> Status {
+  CUZK_TRY_STATUS(parallel_ranges(proofs.size(), 4, [&](size_t begin, size_t end) -> Status {
     for (size_t i = begin; i < end; ++i) {
       auto p = decode_proof(bytes.subspan(i * PROOF_BYTES, PROOF_BYTES), "proof " + std::to_string(i));
       if (!p.ok()) return p.error();

@@ -1,6 +1,6 @@
 #include "io/scalars.hpp"
 
-#include "io/parallel.hpp"
+#include "common/parallel_ranges.hpp"
 
 namespace cuzk::io {
 

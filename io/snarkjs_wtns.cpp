@@ -1,9 +1,9 @@
 #include "io/snarkjs_wtns.hpp"
 
+#include "common/parallel_ranges.hpp"
 #include "io/binfile.hpp"
 #include "io/byte_reader.hpp"
 #include "io/file.hpp"
-#include "io/parallel.hpp"
 #include "io/snarkjs_common.hpp"
 
 namespace cuzk {
@@ -31,7 +31,7 @@ Result<SnarkjsWitness> parse_wtns(std::span<const uint8_t> bytes) {
   SnarkjsWitness w;
   w.values.resize(*n);
   const uint8_t* base = raw->data();
-  CUZK_TRY_STATUS(io::parallel_ranges(*n, 1 << 16, [&](size_t begin, size_t end) -> Status {
+  CUZK_TRY_STATUS(parallel_ranges(*n, 1 << 16, [&](size_t begin, size_t end) -> Status {
     for (size_t i = begin; i < end; ++i)
       if (!w.values[i].from_bytes_le(base + i * Fr::BYTES))
         return make_error("wtns: value " + std::to_string(i) + " is not below r");

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "backend/compute.hpp"
-#include "backend/cpu/thread_pool.hpp"
+#include "common/thread_pool.hpp"
 
 namespace cuzk::cpu {
 

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <span>
 
-#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
 #include "field/fields.hpp"

@@ -35,28 +35,7 @@ inline void butterfly(Fr& x, Fr& y, const Fr& w) {
   x = x + t;
 }
 
-// (r - 1) / 2^S as little-endian limbs.
-Fr pow_odd_part(const Fr& g) {
-  using P = Fr::params;
-  uint64_t t[Fr::N];
-  for (size_t i = 0; i < Fr::N; ++i) {
-    const uint64_t lo = (i == 0 ? P::mod(0) - 1 : P::mod(i)) >> P::S;
-    const uint64_t hi = i + 1 < Fr::N ? P::mod(i + 1) << (64 - P::S) : 0;
-    t[i] = lo | hi;
-  }
-  return g.pow(t, Fr::N);
-}
-
-Fr square_times(Fr x, unsigned times) {
-  for (unsigned i = 0; i < times; ++i) x = x.sqr();
-  return x;
-}
-
 }  // namespace
-
-Fr NttDomain::root_of_unity_2_32(RootConvention convention) {
-  return pow_odd_part(Fr::from_u64(convention == RootConvention::bellman ? 7 : 5));
-}
 
 Result<NttDomain> NttDomain::create(unsigned log_size, RootConvention convention, ThreadPool& pool) {
   if (log_size > kMaxLogSize) {
@@ -66,12 +45,10 @@ Result<NttDomain> NttDomain::create(unsigned log_size, RootConvention convention
   NttDomain d;
   d.log_size_ = log_size;
   d.convention_ = convention;
-  const Fr root = root_of_unity_2_32(convention);
-  d.omega_ = square_times(root, Fr::params::S - log_size);
+  d.omega_ = domain_root(convention, log_size);
   d.omega_inv_ = d.omega_.inverse();
   d.size_inv_ = Fr::from_u64(uint64_t(1) << log_size).inverse();
-  d.coset_shift_ = convention == RootConvention::bellman ? Fr::from_u64(7)
-                                                         : square_times(root, Fr::params::S - log_size - 1);
+  d.coset_shift_ = default_coset_shift(convention, log_size);
   const size_t half = d.size() / 2;
   d.twiddles_.resize(half);
   const Fr omega = d.omega_;

@@ -1,31 +1,19 @@
 // Number-theoretic transforms over Fr on the CPU: forward, inverse and coset variants on a
 // power-of-two domain, in place, natural order in and out, multi-threaded.
 //
-// Two conventions for the domain's root of unity (formats.md §1, §4.7):
-//   bellman: ω_{2^32} = 7^t, the root of bellman, bellperson, blstrs and sppark;
-//   snarkjs: ω_{2^32} = 5^t, ffjavascript's root (5 is the smallest non-residue).
-// A key must be used with the convention it was made with, or the proofs are invalid.
-//
-// The coset shift defaults to what each prover needs for its H polynomial:
-//   bellman: g = 7 (evaluations at 7·ω^j, Z(7ω^j) = 7^n − 1, formats.md §3.2);
-//   snarkjs: ω_{2n}, the 2n-th root of the same convention, so the coset is the odd points of the
-//            2n-domain (snarkjs groth16_prove.js, formats.md §4.7).
+// The domain's root of unity and coset shift follow its RootConvention (backend/domain.hpp).
 #pragma once
 
 #include <cstddef>
 #include <span>
 #include <vector>
 
-#include "backend/cpu/thread_pool.hpp"
+#include "backend/domain.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cpu {
-
-enum class RootConvention {
-  bellman,  // ω from generator 7
-  snarkjs,  // ω from generator 5
-};
 
 class NttDomain {
  public:
@@ -34,9 +22,6 @@ class NttDomain {
   // A domain of size 2^log_size. Precomputes ω^j for j < n/2 (16 MiB at 2^20, 2 GiB at 2^27).
   static Result<NttDomain> create(unsigned log_size, RootConvention convention,
                                   ThreadPool& pool = ThreadPool::shared());
-
-  // ω_{2^32} of a convention (the generator raised to t = (r-1)/2^32).
-  static Fr root_of_unity_2_32(RootConvention convention);
 
   size_t size() const { return size_t(1) << log_size_; }
   unsigned log_size() const { return log_size_; }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "backend/compute.hpp"
-#include "backend/cpu/thread_pool.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::cpu {

@@ -14,15 +14,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "backend/compute.hpp"
-#include "backend/cuda/device_cache.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 
 namespace cuzk::cuda {
 
@@ -50,7 +49,8 @@ struct CudaBackendOptions {
   // bases then live there, outside `vram_budget`, which holds this worker's work area and stages.
   // nullptr: this backend keeps its own bases within `resident_fraction` of its budget.
   std::shared_ptr<DeviceBases> shared_bases;
-  // pick_resident_window's bucket_cost (1: the windows that make one MSM alone fastest).
+  // pick_resident_window's bucket_cost (msm/window.hpp; 1: the windows that make one MSM alone
+  // fastest).
   double window_bucket_cost = 1.0;
   // Resident contexts' MsmConfig::set_passes: device scalars that need several passes take every
   // point for a group of bucket sets per pass (the window model then counts each bucket once).
@@ -63,46 +63,17 @@ struct CudaBackendOptions {
   StreamPriority priority = StreamPriority::normal;
 };
 
-// What an MSM's scalars look like: the share that are 0 (no digit) and 1 (one digit). Witness vectors
-// are mostly these (a PoRep partition's aux values: about 40 % zero, 40 % one), and then far fewer
-// than W digits per scalar are sorted and added.
-struct ScalarMix {
-  double zero = 0, one = 0;
-};
-
-// The window of a resident MSM context that runs n points in passes of `pass`, with `precompute`
-// tables (0: one per window), for scalars like `mix` on the device. Its cost, in the curve's mixed
-// additions: the nonzero digits (sorted, then added), each pass's work per bucket (about 1.5
-// additions' time on the H200) and the reduction's (about 5 per bucket in use on G1, 8 on G2,
-// once: with `narrow`, MsmConfig::narrow_windows, a narrow window's set uses half its buckets).
-// Passes hold `pass` points, or as many digits when that makes fewer (Msm cuts device scalars so),
-// so sparse scalars take fewer passes. With `set_passes` (MsmConfig::set_passes), scalars that need
-// several passes take them by groups of sets instead: each bucket then costs about 4.5 additions,
-// once, and each pass a read of every scalar. For a 2^27 proof at passes of 2^25: uniform scalars
-// (the H query) get c = 22 by set groups (c = 20 by passes of points); a PoRep witness (a quarter
-// of the digits, one pass) c = 20 for L and A, and c = 19 for the 60 % of the variables in B, on
-// both curves, so that B₁ and B₂ share their sorted digits.
-// `bucket_cost` scales the per-bucket constants: they are one MSM's time alone on the device,
-// where the memory-bound passes and the latency-bound reduction levels leave SMs idle; beside
-// another worker's kernels those are mostly hidden, and less than 1 weighs the additions more.
-struct ResidentWindowQuery {
-  size_t n = 0, pass = 0;
-  unsigned precompute = 1;
-  ScalarMix mix{};
-  bool g2 = false;  // G2 points (a costlier reduction per bucket)
-  double bucket_cost = 1.0;
-  bool set_passes = true;
-  bool narrow = true;
-};
-struct ResidentWindow {
-  unsigned c = 16;
-  bool by_sets = false;  // passes of set groups (then MsmConfig::set_passes)
-};
-ResidentWindow pick_resident_window(const ResidentWindowQuery& q);
-
 // One stage's plan, for logs and tests.
 using StagePlan = DeviceStage;
 
+class WorkerDevice;
+class MsmResidency;
+class HStage;
+class MsmBatchRunner;
+
+// A thin class over its parts, which share one WorkerDevice: the H stage (h_stage.hpp), the MSM
+// contexts (msm_residency.hpp) and the batch of a proof's MSMs (msm_batch.hpp). It serves one call
+// at a time (one backend per worker), on its device.
 class CudaBackend final : public ComputeBackend {
  public:
   static Result<std::unique_ptr<CudaBackend>> create(const CudaBackendOptions& options);
@@ -130,11 +101,19 @@ class CudaBackend final : public ComputeBackend {
   // The stages' block cache (device_cache.hpp): what it holds, and how often it reused a block.
   DeviceCacheStats device_cache_stats() const;
 
-  struct Impl;
-
  private:
-  explicit CudaBackend(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  explicit CudaBackend(std::unique_ptr<WorkerDevice> device);
+  // One public call: one at a time, counted (the contexts it uses are the most recent), on this
+  // backend's device; the shared bases it held may be evicted once it returns, and h kept by the
+  // call before is dropped.
+  template <class Call>
+  auto serve(Call&& call) -> decltype(call());
+
+  mutable std::mutex mutex_;
+  std::unique_ptr<WorkerDevice> device_;  // declared first: the parts use it until they are gone
+  std::unique_ptr<MsmResidency> msms_;
+  std::unique_ptr<HStage> h_;
+  std::unique_ptr<MsmBatchRunner> batch_;
   size_t budget_ = 0;
 };
 

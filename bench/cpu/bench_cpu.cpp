@@ -84,7 +84,7 @@ Row bench_sqr(const char* name, int reps, std::mt19937_64& rng) {
   return summarize(name, t, 1e9 / double(n), "ns");
 }
 
-std::vector<G1Affine> random_g1(size_t n, std::mt19937_64& rng, cpu::ThreadPool& pool) {
+std::vector<G1Affine> random_g1(size_t n, std::mt19937_64& rng, ThreadPool& pool) {
   // A random walk split over the threads, then one batch conversion per slice.
   std::vector<G1Affine> out(n);
   std::vector<G1Jacobian> steps;
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  cpu::ThreadPool pool(threads);
+  ThreadPool pool(threads);
   std::mt19937_64 rng(std::random_device{}());
   std::vector<Row> rows;
 
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
 
   for (unsigned k : {16u, 20u}) {
     if (quick && k > 16) continue;
-    auto domain = cpu::NttDomain::create(k, cpu::RootConvention::bellman, pool);
+    auto domain = cpu::NttDomain::create(k, RootConvention::bellman, pool);
     if (!domain.ok()) return 1;
     std::vector<Fr> v(domain->size());
     for (auto& x : v) x = random_field<Fr>(rng);

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/runtime.hpp"
-#include "backend/cuda/throughput.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
+#include "backend/cuda/testing/throughput.hpp"
 #include "curve/g1.hpp"
 
 namespace {

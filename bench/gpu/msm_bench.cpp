@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "backend/cuda/msm.hpp"
+#include "backend/cuda/msm/msm.hpp"
 
 namespace {
 

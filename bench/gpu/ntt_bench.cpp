@@ -12,15 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "backend/cuda/ntt.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
+#include "backend/cuda/ntt/pointwise.hpp"
+#include "backend/cuda/testing/throughput.hpp"
 
 using namespace cuzk;
 using namespace cuzk::cuda;
-
-namespace cuzk::cuda {
-// bench/gpu/ntt_bench_mul.cu
-Status ntt_bench_mul_chain(const Stream& s, Fr* state, size_t threads, uint32_t iters);
-}  // namespace cuzk::cuda
 
 namespace {
 
@@ -108,7 +105,7 @@ int main(int argc, char** argv) {
     TRY(st->upload(h.data(), h.size(), *s));
     float ms = 0;
     if (median_ms(
-            *s, 3, [&] { return ntt_bench_mul_chain(*s, st->data(), threads, iters); }, &ms))
+            *s, 3, [&] { return field_mul_chain<Fr>(*s, st->data(), threads, iters, ChainOp::mul); }, &ms))
       return 1;
     mul_rate = double(threads) * iters / (ms * 1e-3);
     std::printf("Fr mul chain: %.3f ms, %.3g mul/s\n", ms, mul_rate);

@@ -48,16 +48,16 @@ Fr pow2(Fr x, unsigned k) {
 }
 
 TEST(Ntt, RootsOfUnityMatchTheReferenceConstants) {
-  EXPECT_EQ(NttDomain::root_of_unity_2_32(RootConvention::bellman),
+  EXPECT_EQ(root_of_unity_2_32(RootConvention::bellman),
             from_hex<Fr>("16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b"));
-  EXPECT_EQ(NttDomain::root_of_unity_2_32(RootConvention::snarkjs),
+  EXPECT_EQ(root_of_unity_2_32(RootConvention::snarkjs),
             from_hex<Fr>("0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f"));
   // 5^t = (7^t)^K with K = 0xe25f4955 (formats.md §1).
-  EXPECT_EQ(NttDomain::root_of_unity_2_32(RootConvention::bellman).pow(0xe25f4955u),
-            NttDomain::root_of_unity_2_32(RootConvention::snarkjs));
+  EXPECT_EQ(root_of_unity_2_32(RootConvention::bellman).pow(0xe25f4955u),
+            root_of_unity_2_32(RootConvention::snarkjs));
   for (RootConvention conv : kConventions) {
     SCOPED_TRACE(name(conv));
-    const Fr root = NttDomain::root_of_unity_2_32(conv);
+    const Fr root = root_of_unity_2_32(conv);
     // Order exactly 2^32: ω^(2^32) = 1 and ω^(2^31) = −1; so every ω_n = ω^(2^(32-k)) has order n.
     EXPECT_EQ(pow2(root, 32), Fr::one());
     EXPECT_EQ(pow2(root, 31), -Fr::one());

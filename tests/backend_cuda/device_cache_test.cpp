@@ -1,6 +1,6 @@
 // DeviceCache over a fake allocator that hands out addresses and counts the calls, so that the
 // reuse rule, the ceiling and the bookkeeping are checked without a device.
-#include "backend/cuda/device_cache.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
 
 #include <gtest/gtest.h>
 

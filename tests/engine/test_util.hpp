@@ -48,7 +48,7 @@ inline std::shared_ptr<const groth16::ProvingKey> key_for(const r1cs::SampleSpec
   EXPECT_TRUE(circuit.ok()) << circuit.message();
   r1cs::RecordingSystem shape(false);
   EXPECT_TRUE((*circuit)->synthesize(shape).ok());
-  cpu::ThreadPool pool(1);
+  ThreadPool pool(1);
   auto pk = groth16::generate_parameters(shape.matrices(), {setup_seed}, pool);
   EXPECT_TRUE(pk.ok()) << pk.message();
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(*pk));

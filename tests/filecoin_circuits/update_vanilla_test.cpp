@@ -240,8 +240,7 @@ TEST(UpdateCheck, NamesEachTampering) {
   EXPECT_EQ(verdict([](auto& p, auto&) { p.apex_leafs.pop_back(); }),
             "partition 0: 7 apex leaves, expected 8");
   EXPECT_EQ(verdict([](auto& p, auto&) { p.challenge_proofs[2].proof_d_new.base[3].hashes[0][31] = 0xff; }),
-            "partition 0 challenge 2: proof_d_new path level 3 has a sibling that is not a canonical field "
-            "element");
+            "partition 0 challenge 2: proof_d_new path: level 3 sibling 0 is not a field element");
   EXPECT_EQ(verdict([](auto& p, auto&) { p.challenge_proofs[2].proof_r_old.base.pop_back(); }),
             "partition 0 challenge 2: proof_r_old has 1/0/0 base/sub/top levels, expected 2/0/0");
   EXPECT_EQ(verdict([](auto&, auto& in) { in.k = 1; }), "partition 1 of a sector with 1 partitions");

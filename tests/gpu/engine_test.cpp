@@ -4,7 +4,7 @@
 // reused. Skips without a GPU.
 #include <gtest/gtest.h>
 
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/runtime/staging.hpp"
 #include "engine/cuda_devices.hpp"
 #include "engine/partition_buffers.hpp"
 #include "r1cs/circuits/circuit.hpp"

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "backend/cuda/fixed_base.hpp"
+#include "backend/cuda/fixed_base/fixed_base.hpp"
 #include "groth16/fixed_base.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/circuits/samples.hpp"
@@ -39,7 +39,7 @@ void expect_host_results(size_t n, size_t chunk, std::mt19937_64& rng) {
   const auto k = scalars_for(n, rng);
   const groth16::FixedBaseTable<Affine, Jacobian> host(Affine::generator());
   std::vector<Affine> want(n), got(n);
-  host.mul_many(k, want, cpu::ThreadPool::shared());
+  host.mul_many(k, want, ThreadPool::shared());
   auto dev = cuda::FixedBaseMul<Affine>::create(gputest::test_device(), Affine::generator(), chunk);
   ASSERT_TRUE(dev.ok()) << dev.message();
   auto st = dev->mul_many(k, got);

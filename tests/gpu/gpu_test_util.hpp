@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "backend/cuda/runtime.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 
 namespace cuzk::gputest {
 

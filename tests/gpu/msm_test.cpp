@@ -1,4 +1,4 @@
-// Device MSM (backend/cuda/msm.hpp) for G1 and G2:
+// Device MSM (backend/cuda/msm/msm.hpp) for G1 and G2:
 //  * against the CPU backend's MSM on fresh random points and scalars, sizes 1 .. 2^16 (powers of
 //    two and not), with special scalars (0, 1, r − 1, small) mixed in;
 //  * against a discrete-log identity at 2^18 .. 2^22: bases P_i = [k_i]G with known k_i (drawn
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "backend/cpu/msm.hpp"
-#include "backend/cuda/msm.hpp"
+#include "backend/cuda/msm/msm.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
 namespace cuzk::cuda {

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "backend/cpu/ntt.hpp"
-#include "backend/cuda/device_cache.hpp"
-#include "backend/cuda/ntt.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
+#include "backend/cuda/ntt/pointwise.hpp"
+#include "backend/cuda/runtime/device_cache.hpp"
 
 namespace cuzk::cuda {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/device_bases.hpp"
-#include "backend/cuda/msm.hpp"
+#include "backend/cuda/msm/msm.hpp"
+#include "backend/cuda/runtime/device_bases.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -287,55 +287,6 @@ std::vector<std::unique_ptr<cuda::CudaBackend>> shared_workers(
 size_t bases_of(const groth16::ProvingKey& pk) {
   return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * sizeof(G1Affine) +
          pk.b_g2.size() * sizeof(G2Affine);
-}
-
-// The resident window follows the scalars (no GPU needed): uniform scalars keep the dense choice,
-// a witness of mostly 0 and 1 gets fewer buckets, and more zeros or ones never widen the window.
-TEST(ResidentWindow, FollowsTheScalarMix) {
-  const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
-  const auto pick = [&](size_t points, cuda::ScalarMix mix, bool set_passes = true, bool g2 = false) {
-    return cuda::pick_resident_window(
-        {.n = points, .pass = pass, .mix = mix, .g2 = g2, .set_passes = set_passes});
-  };
-  // Uniform scalars in passes of set groups: each bucket once, so a wider window (12 windows).
-  EXPECT_EQ(pick(n, {}).c, 22u);
-  EXPECT_TRUE(pick(n, {}).by_sets);
-  EXPECT_EQ(pick(n, {}, false).c, 20u);  // passes of points
-  EXPECT_FALSE(pick(n, {}, false).by_sets);
-  // A witness: one pass of digits. On G1 (L, A) c = 20 beat 19 on the H200 (visit 84: 2^27 witness
-  // scalars, 215.2 ms against 220.2).
-  EXPECT_EQ(pick(n, {0.4, 0.4}).c, 20u);
-  EXPECT_FALSE(pick(n, {0.4, 0.4}).by_sets);
-  // B's 60 % of the variables, as its density-form request samples them (absent ones count as
-  // zero): c = 19 on both curves (10 of its 14 windows narrow, 2.4 M buckets in use), as measured
-  // on the H200 (visit 83, 2^26 witness scalars: G2 346.6 ms against 352.4 at c = 18 and 363.1 at
-  // 16; G1 116.7 against 120.2 and 124.2).
-  for (bool g2 : {false, true}) {
-    EXPECT_EQ(pick(n, {0.64, 0.24}, true, g2).c, 19u) << g2;
-    EXPECT_EQ(pick(size_t(0.6 * double(n)), {0.4, 0.4}, true, g2).c, 19u) << g2;
-  }
-  unsigned last = 99;
-  for (double sparse = 0; sparse <= 1.0; sparse += 0.125) {
-    const unsigned c = pick(n, {sparse / 2, sparse / 2}).c;
-    EXPECT_LE(c, last) << sparse;
-    EXPECT_GE(c, 8u);
-    last = c;
-  }
-  // The shape rules the model shares with the MSM's layout (msm.hpp).
-  EXPECT_EQ(cuda::msm_windows(22), 12u);
-  EXPECT_EQ(cuda::msm_narrow_windows(22, 1, true), 8u);  // 4 × 22 + 8 × 21 = 256 bits
-  EXPECT_EQ(cuda::msm_narrow_windows(22, 1, false), 0u);
-  EXPECT_EQ(cuda::msm_narrow_windows(22, 2, true), 0u);   // tables shift by a uniform 2^c
-  EXPECT_EQ(cuda::msm_narrow_windows(17, 1, true), 15u);  // 272 − 256 = 16, at most W − 1
-  EXPECT_EQ(cuda::msm_narrow_windows(16, 1, true), 0u);
-  EXPECT_EQ(cuda::msm_buckets_in_use(22, 12, 8), size_t(16777216));
-  EXPECT_EQ(cuda::msm_buckets_in_use(19, 14, 10), size_t(4 * 262144 + 10 * 131072));
-  EXPECT_EQ(cuda::msm_set_group(n, pass, 12, 1, 12), 3u);  // the H query: four passes of three sets
-  EXPECT_EQ(cuda::msm_set_group(n, n, 12, 1, 12), 0u);     // one pass of points
-  EXPECT_EQ(cuda::msm_set_group(n, pass, 12, 12, 1), 0u);  // one set
-  EXPECT_EQ(cuda::msm_set_group(n, pass, 37, 1, 37), 0u);  // c = 7: over 32 windows
-  // Small contexts (one pass): narrow windows, as the bucket work dominates.
-  EXPECT_LE(pick(size_t(1) << 14, {}).c, 12u);
 }
 
 // Two workers of one device sharing a DeviceBases store: both prove at the same time, bit for bit

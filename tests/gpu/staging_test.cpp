@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "backend/cuda/staging.hpp"
+#include "backend/cuda/runtime/staging.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
 namespace cuzk {

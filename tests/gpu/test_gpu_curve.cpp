@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "backend/cuda/curve_kernels.hpp"
+#include "backend/cuda/testing/curve_kernels.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
 #include "tests/gpu/gpu_test_util.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "backend/cuda/field_kernels.hpp"
+#include "backend/cuda/testing/field_kernels.hpp"
 #include "field/fields.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 

@@ -226,7 +226,7 @@ TEST_F(Groth16Test, UnsatisfiedWitnessIsReportedBeforeProving) {
   EXPECT_TRUE(proof.error().bad_input);  // the witness's fault: no retry elsewhere can help
   // A caller that says it checked the rows is taken at its word: the proof is made, and only the
   // pairing check catches the lie.
-  cpu::CpuBackend backend(cpu::ThreadPool::shared());
+  cpu::CpuBackend backend(ThreadPool::shared());
   auto unchecked = create_proof(f.pk, copy, ProofRandomness::fresh(), backend, {.rows_checked = true});
   ASSERT_TRUE(unchecked.ok()) << unchecked.message();
   auto ok = verify_proof(f.pvk, *unchecked, public_inputs(copy));
@@ -268,7 +268,7 @@ TEST_F(Groth16Test, CLeftToTheProverGivesTheSameProof) {
 // gets the proof it would have got without the call.
 TEST_F(Groth16Test, InputsConsumedComesOnceAfterTheLastRead) {
   SCOPED_TRACE(seed_);
-  cpu::CpuBackend backend(cpu::ThreadPool::shared());
+  cpu::CpuBackend backend(ThreadPool::shared());
   for (size_t extra : {0, 5, 300}) {
     SCOPED_TRACE(extra);
     const Synth synth = cubic_circuit(random_fr(rng_), extra);
@@ -300,7 +300,7 @@ TEST_F(Groth16Test, InputsConsumedComesOnceAfterTheLastRead) {
 // formed by the backend equals c given, at every size from 2 to 2^10, and the rows are not checked.
 TEST_F(Groth16Test, TheBackendFormsCAsAB) {
   SCOPED_TRACE(seed_);
-  cpu::CpuBackend backend(cpu::ThreadPool::shared());
+  cpu::CpuBackend backend(ThreadPool::shared());
   for (HMode mode : {HMode::divide_by_z_on_coset, HMode::odd_coset})
     for (unsigned log_n = 1; log_n <= 10; ++log_n) {
       SCOPED_TRACE(log_n);

@@ -11,9 +11,9 @@
 #include <string>
 #include <thread>
 
+#include "common/parallel_ranges.hpp"
 #include "curve/encoding.hpp"
 #include "io/bellman.hpp"
-#include "io/parallel.hpp"
 #include "io/proof.hpp"
 #include "io_test_util.hpp"
 
@@ -238,7 +238,7 @@ TEST(Parallel, UsesEveryCoreAndReportsTheFirstError) {
   std::mutex mu;
   std::set<std::thread::id> threads;
   std::vector<int> seen(100000, 0);
-  auto st = io::parallel_ranges(seen.size(), 1000, [&](size_t begin, size_t end) {
+  auto st = parallel_ranges(seen.size(), 1000, [&](size_t begin, size_t end) {
     {
       std::lock_guard lock(mu);
       threads.insert(std::this_thread::get_id());
@@ -251,11 +251,11 @@ TEST(Parallel, UsesEveryCoreAndReportsTheFirstError) {
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int x) { return x == 1; }));
 
   // Every range fails; the message must be the first range's, however the threads were scheduled.
-  st = io::parallel_ranges(100000, 10,
-                           [](size_t begin, size_t) { return make_error("bad " + std::to_string(begin)); });
+  st = parallel_ranges(100000, 10,
+                       [](size_t begin, size_t) { return make_error("bad " + std::to_string(begin)); });
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.message(), "bad 0");
-  EXPECT_TRUE(io::parallel_ranges(0, 10, [](size_t, size_t) { return make_error("never called"); }).ok());
+  EXPECT_TRUE(parallel_ranges(0, 10, [](size_t, size_t) { return make_error("never called"); }).ok());
 }
 
 TEST(Files, ErrorsAreValues) {

@@ -50,7 +50,7 @@ std::shared_ptr<const groth16::ProvingKey> merkle_key() {
     EXPECT_TRUE(circuit.ok());
     r1cs::RecordingSystem shape(false);
     EXPECT_TRUE((*circuit)->synthesize(shape).ok());
-    cpu::ThreadPool pool(1);
+    ThreadPool pool(1);
     auto pk = groth16::generate_parameters(shape.matrices(), {1}, pool);
     EXPECT_TRUE(pk.ok()) << pk.message();
     return std::make_shared<const groth16::ProvingKey>(std::move(*pk));

@@ -17,7 +17,7 @@
 #include <random>
 #include <string>
 
-#include "backend/cpu/thread_pool.hpp"
+#include "common/thread_pool.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellman.hpp"
@@ -70,7 +70,7 @@ inline std::shared_ptr<const groth16::ProvingKey> tiny_key() {
   EXPECT_TRUE(circuit.ok());
   r1cs::RecordingSystem shape(false);
   EXPECT_TRUE((*circuit)->synthesize(shape).ok());
-  cpu::ThreadPool pool(1);
+  ThreadPool pool(1);
   auto pk = groth16::generate_parameters(shape.matrices(), {1}, pool);
   EXPECT_TRUE(pk.ok()) << pk.message();
   key = std::make_shared<const groth16::ProvingKey>(std::move(*pk));

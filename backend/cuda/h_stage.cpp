@@ -1,0 +1,269 @@
+#include "backend/cuda/h_stage.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/cpu/row_check.hpp"
+#include "backend/cuda/msm_residency.hpp"
+#include "backend/cuda/ntt/ntt.hpp"
+#include "backend/cuda/ntt/pointwise.hpp"
+
+namespace cuzk::cuda {
+namespace {
+
+constexpr const char* kHChecked = "a, b, c resident, rows checked beside";
+constexpr const char* kHResident = "a, b, c resident";
+
+// The row check's verdict: the least failing row, left on the device by first_unsatisfied and read
+// once the stage's result has come back (to_host synchronizes), so that the check never stalls the
+// queue. A failing row is a bad-input error (cpu::unsatisfied_row_error), the same as the host
+// check's.
+struct RowVerdict {
+  DeviceBuffer<unsigned long long> first;
+  size_t rows = 0;
+  // Queues the check a_j·b_j = c_j for j < rows on `s` (`first` is allocated before the stage
+  // queues anything: cudaMalloc may wait for the device); a null b stands for ones (a then holds
+  // the products).
+  Status queue(const Stream& s, const Fr* a, const Fr* b, const Fr* c) {
+    return first_unsatisfied(s, a, b, c, rows, first.data());
+  }
+  Status read(const Stream& s) const {
+    if (rows == 0) return Status::Ok();
+    unsigned long long row = 0;
+    CUZK_TRY_STATUS(first.download(&row, 1, s));
+    CUZK_TRY_STATUS(s.synchronize());
+    return row < rows ? cpu::unsatisfied_row_error(size_t(row)) : Status::Ok();
+  }
+};
+
+}  // namespace
+
+// One call's transforms and vectors. Every buffer is taken before anything is queued (a new
+// block's cudaMalloc may wait for the device) and given back to the cache at the end: the first
+// plan.borrowed vectors are slices of the MSM work area, the others blocks of the cache. A plan
+// that keeps h allocates a (the first vector) and borrows the others.
+struct HStage::Run {
+  const HRequest& rq;
+  const Plan& plan;
+  size_t n;
+  NttPlan ntt;
+  NttCosetPowers coset;
+  Fr z;  // the factor of the pointwise step (bellman: 1/Z on the coset, times n^-1; snarkjs: 1)
+  MsmWorkspace* work;
+  DeviceCache& cache;
+  std::vector<DeviceBuffer<Fr>> owned;
+  size_t borrowed = 0;
+  Fr* a = nullptr;
+
+  Result<Fr*> vector() {
+    const bool own = plan.keep && owned.empty() && borrowed == 0;
+    if (!own && borrowed < plan.borrowed) return reinterpret_cast<Fr*>(work->data()) + n * borrowed++;
+    auto buf = cache.take<Fr>(n);
+    if (!buf) return buf.error();
+    owned.push_back(std::move(*buf));
+    return owned.back().data();
+  }
+  // Domain evaluations → coefficients (bit-reversed, times n) → coset evaluations (natural).
+  Status to_coset(const Stream& s, Fr* d, const NttTap& tap = {}) const {
+    return ntt.to_coset(s, d, coset, tap);
+  }
+  DeviceBuffer<Fr>* kept_buffer() { return plan.keep ? &owned.front() : nullptr; }
+};
+
+Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) const {
+  const size_t n = size_t(1) << log_n;
+  const size_t vec = n * sizeof(Fr);
+  const size_t fixed = NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
+  const size_t avail = dev_.available();
+  const size_t in_work_area = msms_.work_area() ? msms_.work_area()->bytes() / vec : 0;
+  const std::string name = "h 2^" + std::to_string(log_n);
+  const auto plan = [&](Plan::Kind kind, size_t vectors, const std::string& choice,
+                        size_t chunk = 0) -> std::optional<Plan> {
+    const size_t borrowed = std::min(vectors - (keep ? 1 : 0), in_work_area);
+    const size_t bytes = (vectors - borrowed) * vec + fixed + 2 * chunk * sizeof(Fr);
+    if (bytes > avail) return std::nullopt;
+    const std::string where = (borrowed ? "; " + std::to_string(borrowed) + " of " + std::to_string(vectors) +
+                                              " vectors in the MSM work area"
+                                        : "") +
+                              (keep ? "; h kept on the device" : "");
+    return Plan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}, keep};
+  };
+  // A fourth vector keeps a·b for the row check, so each transform still starts as soon as its
+  // vector has crossed instead of after all three have.
+  if (check_rows)
+    if (auto p = plan(Plan::Kind::checked, 4, kHChecked)) return *p;
+  if (auto p = plan(Plan::Kind::resident, 3, kHResident)) return *p;
+  // One vector on the device; b and c transformed one at a time through it, then streamed back
+  // in chunks for the pointwise step.
+  for (size_t chunk = std::min<size_t>(n, size_t(1) << 22); chunk >= (size_t(1) << 12); chunk /= 2)
+    if (auto p = plan(Plan::Kind::lean, 1, "one vector + b, c streamed in chunks of " + std::to_string(chunk),
+                      chunk))
+      return *p;
+  return make_error("device " + std::to_string(dev_.device()) + ": the H stage of 2^" +
+                    std::to_string(log_n) + " needs at least " + mib(vec + fixed + 2 * 4096 * sizeof(Fr)) +
+                    " but the budget leaves " + mib(avail) + " (budget " + mib(dev_.budget) + ", resident " +
+                    mib(dev_.resident) + ")");
+}
+
+Status HStage::compute(const HRequest& rq) {
+  CUZK_TRY_STATUS(check_h_request(rq));
+  dev_.kept.drop();
+  const bool check = rq.check_rows > 0;
+  auto p = plan(rq.log_n, check, rq.keep_on_device);
+  // Resident bases of other parameter sets (not used by this call) give way before a stage fails.
+  while (!p && msms_.evict_one_idle()) p = plan(rq.log_n, check, rq.keep_on_device);
+  if (!p && rq.keep_on_device) p = plan(rq.log_n, check);  // then h comes back
+  if (!p) return p.error();
+  dev_.record(p->stage);
+  const auto t0 = std::chrono::steady_clock::now();
+  CUZK_TRY_STATUS(run_planned(rq, *p));
+  dev_.finish(t0);
+  return Status::Ok();
+}
+
+Status HStage::run_planned(const HRequest& rq, const Plan& plan) {
+  const unsigned log_n = rq.log_n;
+  const size_t n = size_t(1) << log_n;
+  const Stream& s = dev_.stream();
+  auto ntt = NttPlan::create(s, log_n, rq.convention, {}, &dev_.cache);
+  if (!ntt) return ntt.error();
+  // The inverse transforms skip their n^-1, a multiplication per element each (2^27 at a time):
+  // before a coset forward it is folded into the forward coset table, and the coset inverse and
+  // c's inverse (bellman's H) leave it to z. Bellman divides by Z(g·ω^j) = g^n − 1 on the coset
+  // (times n^-1 here); z is folded into the inverse coset table and c's inverse. snarkjs does
+  // not divide, and has no coset inverse.
+  const Fr n_inv = Fr::from_u64(uint64_t(n)).inverse();
+  const Fr shift = ntt->default_coset_shift(log_n);
+  const Fr z = rq.mode == HMode::divide_by_z_on_coset ? (shift.pow(uint64_t(n)) - Fr::one()).inverse() * n_inv
+                                                      : Fr::one();
+  auto coset = ntt->coset_powers(s, log_n, shift, &dev_.cache, NttCosetFactors{n_inv, z});
+  if (!coset) return coset.error();
+  Run run{rq, plan, n, std::move(*ntt), std::move(*coset), z, msms_.work_area(), dev_.cache, {}, 0, nullptr};
+  if (plan.borrowed) run.work->touch();  // the sorted digits an MSM left there are overwritten
+  // Copies into the stage's vectors go on the copy stream, after the compute stream's earlier
+  // work (the last call's MSMs may still read the blocks).
+  CUZK_TRY_STATUS(dev_.copies_after_compute());
+  auto a = run.vector();
+  if (!a) return a.error();
+  run.a = *a;
+  return plan.kind == Plan::Kind::lean ? run_lean(run) : run_on_device(run);
+}
+
+Status HStage::run_on_device(Run& r) {
+  const HRequest& rq = r.rq;
+  const Stream& s = dev_.stream();
+  const size_t n = r.n, bytes = n * sizeof(Fr);
+  Fr* const a = r.a;
+  RowVerdict verdict;
+  if (rq.check_rows) {
+    auto first = dev_.cache.take<unsigned long long>(1);
+    if (!first) return first.error();
+    verdict = RowVerdict{std::move(*first), rq.check_rows};
+  }
+  auto b = r.vector();
+  if (!b) return b.error();
+  auto c = r.vector();
+  if (!c) return c.error();
+  // Each vector's upload (host threads + DMA on the copy stream) overlaps the transforms of the one
+  // before it. The row check is a few ms of device work instead of a pass over 12 GB on the host's
+  // cores: beside the transforms when a fourth vector fits (a copied, then times b, by the first
+  // pass of each one's transform; then against c), else before them, once all three have crossed.
+  if (rq.check_rows && r.plan.kind == Plan::Kind::checked) {
+    auto ab = r.vector();
+    if (!ab) return ab.error();
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(a, rq.a.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, a, NttTap{*ab, rq.check_rows, false}));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*b, rq.b.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, *b, NttTap{*ab, rq.check_rows, true}));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*c, rq.c.data(), bytes));
+    CUZK_TRY_STATUS(verdict.queue(s, *ab, nullptr, *c));
+  } else if (rq.check_rows) {
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(a, rq.a.data(), bytes));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*b, rq.b.data(), bytes));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*c, rq.c.data(), bytes));
+    CUZK_TRY_STATUS(verdict.queue(s, a, *b, *c));
+    CUZK_TRY_STATUS(r.to_coset(s, a));
+    CUZK_TRY_STATUS(r.to_coset(s, *b));
+  } else if (rq.c_from_ab) {
+    // c = a∘b formed here: a copied by its transform's first pass, times b by b's, instead of
+    // 4 GiB crossing the bus.
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(a, rq.a.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, a, NttTap{*c, n, false}));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*b, rq.b.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, *b, NttTap{*c, n, true}));
+  } else {
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(a, rq.a.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, a));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*b, rq.b.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, *b));
+    CUZK_TRY_STATUS(dev_.to_device_overlapped(*c, rq.c.data(), bytes));
+  }
+  if (rq.mode == HMode::divide_by_z_on_coset) {
+    // Six transforms instead of seven. The coset inverse is linear and undoes the coset forward,
+    // so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c): c needs only its inverse, never the
+    // coset. c's goes first (times z), so that the coset inverse reads b in its first pass and
+    // subtracts c in its last: both bit-reversed (no permutation pass), and one reversal puts h in
+    // natural order.
+    CUZK_TRY_STATUS(r.ntt.inverse_scaled(s, *c, rq.log_n, r.z, NttOrder::natural, NttOrder::bit_reversed));
+    CUZK_TRY_STATUS(
+        r.ntt.coset_inverse_of_product(s, a, *b, *c, r.coset, NttOrder::natural, NttOrder::bit_reversed));
+    CUZK_TRY_STATUS(bit_reverse(s, a, rq.log_n));
+  } else {
+    CUZK_TRY_STATUS(r.to_coset(s, *c));
+    CUZK_TRY_STATUS(mul_sub_scale(s, a, *b, *c, r.z, n));
+  }
+  CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
+  return deliver(rq, a, r.kept_buffer());
+}
+
+Status HStage::run_lean(Run& r) {
+  // b and c through the one device vector, back to host memory as coset evaluations. Without room
+  // for all three on the device, the rows are checked on the host, and c = a∘b (when the caller
+  // left it out) is formed there: this plan keeps a vector per side on the host.
+  const HRequest& rq = r.rq;
+  const Stream& s = dev_.stream();
+  const size_t n = r.n, bytes = n * sizeof(Fr);
+  Fr* const a = r.a;
+  std::vector<Fr> formed_c;
+  auto c = cpu::host_c_values(rq, formed_c);
+  if (!c) return c.error();
+  const std::span<Fr> host_c = *c;
+  CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), host_c.data(), rq.check_rows));
+  for (std::span<Fr> v : {rq.b, host_c}) {
+    CUZK_TRY_STATUS(dev_.to_device(a, v.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, a));
+    CUZK_TRY_STATUS(dev_.to_host(v.data(), a, bytes));
+  }
+  CUZK_TRY_STATUS(dev_.to_device(a, rq.a.data(), bytes));
+  CUZK_TRY_STATUS(r.to_coset(s, a));
+  const size_t chunk = r.plan.chunk;
+  auto sb = dev_.cache.take<Fr>(chunk);
+  if (!sb) return sb.error();
+  auto sc = dev_.cache.take<Fr>(chunk);
+  if (!sc) return sc.error();
+  for (size_t off = 0; off < n; off += chunk) {
+    const size_t len = std::min(chunk, n - off);
+    CUZK_TRY_STATUS(dev_.to_device(sb->data(), rq.b.data() + off, len * sizeof(Fr)));
+    CUZK_TRY_STATUS(dev_.to_device(sc->data(), host_c.data() + off, len * sizeof(Fr)));
+    // z waits in the coset inverse's table (bellman); snarkjs's is 1.
+    CUZK_TRY_STATUS(mul_sub_scale(s, a + off, sb->data(), sc->data(), Fr::one(), len));
+  }
+  if (rq.mode == HMode::divide_by_z_on_coset)
+    CUZK_TRY_STATUS(r.ntt.coset_inverse(s, a, r.coset, NttOrder::natural, NttOrder::natural));
+  return deliver(rq, a, r.kept_buffer());
+}
+
+Status HStage::deliver(const HRequest& rq, const Fr* a, DeviceBuffer<Fr>* own) {
+  if (!own) return dev_.to_host(rq.a.data(), a, rq.a.size() * sizeof(Fr));
+  dev_.kept.buffer.emplace(std::move(*own));
+  dev_.kept.host = rq.a.data();
+  dev_.kept.call = dev_.calls;
+  return Status::Ok();
+}
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,61 @@
+// The H stage of a proof on one device (ComputeBackend::compute_h): a, b, c to the coset, the
+// pointwise a·b − c there, back to coefficients (backend/compute.hpp's HMode says which), with the
+// constraint rows checked on the way. Its memory is planned before anything is allocated:
+//
+//   checked:  a, b, c and a fourth vector (a·b for the row check) on the device, so that each
+//             transform starts as soon as its vector has crossed, the check beside them;
+//   resident: a, b, c on the device (the rows, if any, checked once all three have crossed);
+//   lean:     one vector on the device; b and c transformed one at a time through it and streamed
+//             back in chunks for the pointwise step (the rows checked on the host).
+//
+// Vectors go first into the MSM work area (MsmResidency::work_area), which no MSM uses while H is
+// computed (a backend serves one call at a time, in stream order), so a large work area costs the
+// H stage nothing. The result goes back to the caller's a, or stays on the device for the next
+// call's MSM over a (HRequest::keep_on_device, WorkerDevice::kept).
+#pragma once
+
+#include <cstddef>
+
+#include "backend/compute.hpp"
+#include "backend/cuda/worker_device.hpp"
+
+namespace cuzk::cuda {
+
+class MsmResidency;
+
+class HStage {
+ public:
+  HStage(WorkerDevice& device, MsmResidency& msms) : dev_(device), msms_(msms) {}
+
+  struct Plan {
+    enum class Kind { checked, resident, lean } kind;
+    size_t borrowed = 0;  // vectors placed in the MSM work area
+    size_t chunk = 0;     // lean: b and c stream through two buffers of this many elements
+    StagePlan stage;      // bytes: what the stage allocates beyond the resident memory
+    bool keep = false;    // h stays on the device in a, which is allocated (never borrowed)
+  };
+
+  // The plan for 2^log_n with the budget left now (checking rows or not; `keep`: h stays on the
+  // device), or a clear error when not even the lean plan fits.
+  Result<Plan> plan(unsigned log_n, bool check_rows, bool keep = false) const;
+
+  // compute_h: plans (resident bases of other parameter sets give way before a plan fails; h comes
+  // back to the host when keeping it does not fit), logs the plan and runs it.
+  Status compute(const HRequest& rq);
+
+ private:
+  struct Run;  // one call's transforms and vectors (h_stage.cpp)
+  Status run_planned(const HRequest& rq, const Plan& plan);
+  // a, b (and c) on the device: uploads overlapped with the transforms, the rows checked as the
+  // plan says; leaves the result in `a`.
+  Status run_on_device(Run& run);
+  // One vector on the device, b and c through it and back (the plan's lean kind).
+  Status run_lean(Run& run);
+  // The result to the caller's a, or (a plan that keeps h: `own` holds it) kept on the device.
+  Status deliver(const HRequest& rq, const Fr* a, DeviceBuffer<Fr>* own);
+
+  WorkerDevice& dev_;
+  MsmResidency& msms_;
+};
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,49 @@
+// The plan of a device NTT, host code only (no CUDA): how a transform of 2^log_n splits into
+// passes over the buffer, each running several radix-2 stages on a block held in shared memory.
+// ntt.cu launches one kernel per pass; the shape is unit-tested on the CPU (tests/backend_cuda).
+//
+// A pass over index bits [s_lo, s_lo + k) loads, per block, the 2^k elements that differ only in
+// those bits, for 2^c consecutive values of the bits below s_lo (c = coalesce_log, so that each
+// block reads runs of 2^c · 32 contiguous bytes), and g index bits above its stages as independent
+// groups, so that every pass has blocks of the same size. DIF passes go from the top bits down,
+// DIT passes from the bottom up. 2^27 with the default tuning is four passes of 7, 7, 7 and 6
+// stages: smaller blocks keep more of them resident per SM, which measures faster than three
+// passes of 9 although it moves the buffer once more.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "common/result.hpp"
+
+namespace cuzk::cuda {
+
+// Tuning knobs of the transform kernels. The defaults are the fastest of a sweep on an H200
+// (pass_log 10-12, coalesce_log 1-2, 128/256 threads: 2^27 forward 40.9-46 ms; docs/NTT-NOTES.md).
+struct NttTuning {
+  // Each kernel pass loads 2^pass_log elements of one block into shared memory and runs up to
+  // pass_log radix-2 stages there (2^pass_log · 32 bytes of shared memory per block).
+  unsigned pass_log = 10;
+  // Passes over high index bits load runs of 2^coalesce_log consecutive elements.
+  unsigned coalesce_log = 2;
+  // Threads per block (at most; fewer when a pass has fewer butterflies per stage).
+  unsigned threads = 128;
+};
+
+// The ranges the kernels take: pass_log 2..12, coalesce_log <= pass_log − 2, threads a power of
+// two in 32..512.
+Status check_ntt_tuning(const NttTuning& tuning);
+
+// Shared memory of one block of a pass of 2^pass_log elements of Fr.
+constexpr size_t ntt_shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * 32; }
+
+// One pass of a transform: index bits [s_lo, s_lo + k) as stages, the c bits below s_lo loaded as
+// runs of consecutive elements, and the g bits above its stages as independent groups of one block.
+struct NttPass {
+  unsigned s_lo, k, c, g;
+};
+
+// The passes of a transform of 2^log_n (log_n >= 1), top pass first.
+std::vector<NttPass> plan_ntt_passes(unsigned log_n, const NttTuning& tuning);
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,35 @@
+// Throughput kernels for benchmarks: long dependent chains of one operation per thread, so the
+// compiler cannot drop or merge work, with enough threads to fill the GPU. Each writes its final
+// value back. Pointers are device pointers; work runs on the stream's device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backend/cuda/runtime/runtime.hpp"
+#include "curve/g1.hpp"
+#include "field/fields.hpp"
+
+namespace cuzk::cuda {
+
+// mul: x = x * y (the field's multiplication); sqr: x = x^2; mul_rows: x = x * y by the earlier
+// row-by-row CIOS (mont_t::mul_mont_rows), kept to compare against; inverse and
+// inverse_binary_gcd: x = x^-1 + y by Fermat's a^(p-2) and by field/binary_gcd.hpp.
+enum class ChainOp { mul, sqr, mul_rows, inverse, inverse_binary_gcd };
+
+// Each of `threads` threads runs `iters` dependent operations from x = state[t], y =
+// state[threads + t], and writes x back to state[t]. state holds 2 * threads elements.
+// Counted operations: threads * iters.
+template <class F>
+Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters, ChainOp op,
+                       int block = 256);
+extern template Status field_mul_chain<Fp>(const Stream&, Fp*, size_t, uint32_t, ChainOp, int);
+extern template Status field_mul_chain<Fr>(const Stream&, Fr*, size_t, uint32_t, ChainOp, int);
+
+// Each of `threads` threads adds `iters` affine points to acc[t] (XYZZ, madd-2008-s), cycling
+// through the first 32 of `points` (held in shared memory), and writes acc[t] back.
+// Counted operations: threads * iters.
+Status g1_xyzz_madd_chain(const Stream& s, G1Xyzz* acc, const G1Affine* points, size_t threads,
+                          uint32_t iters, int block = 128);
+
+}  // namespace cuzk::cuda

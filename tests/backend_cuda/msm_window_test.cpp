@@ -1,0 +1,147 @@
+// The device MSM's window and cost rules (backend/cuda/msm/window.hpp), on the CPU: the digit
+// layout against independent counts, the plain window against the CPU backend's rule, and the
+// resident windows against the choices measured fastest on the H200 (docs/MSM-NOTES.md).
+#include "backend/cuda/msm/window.hpp"
+
+#include <gtest/gtest.h>
+
+#include "backend/cpu/msm.hpp"
+
+namespace cuzk::cuda {
+namespace {
+
+// Windows of c and c − 1 bits: the fewest of c bits covering 256 bits with `narrow` of c − 1, and
+// the most narrow ones that still cover them, counted bit by bit.
+TEST(MsmWindow, WindowsCoverTheScalarWithTheMostNarrowOnes) {
+  for (unsigned c = 1; c <= 24; ++c) {
+    const unsigned W = msm_windows(c);
+    EXPECT_GE(W * c, 256u) << c;
+    EXPECT_LT((W - 1) * c, 256u) << c;
+    unsigned most = 0;
+    for (unsigned k = 0; k < W; ++k)
+      if ((W - k) * c + k * (c - 1) >= 256) most = k;
+    EXPECT_EQ(msm_narrow_windows(c, 1, true), most) << c;
+    EXPECT_EQ(msm_narrow_windows(c, 1, false), 0u) << c;
+    EXPECT_EQ(msm_narrow_windows(c, 2, true), 0u) << c;  // tables shift by a uniform 2^c
+  }
+  EXPECT_EQ(msm_windows(22), 12u);
+  EXPECT_EQ(msm_narrow_windows(22, 1, true), 8u);   // 4 × 22 + 8 × 21 = 256 bits
+  EXPECT_EQ(msm_narrow_windows(17, 1, true), 15u);  // 272 − 256 = 16, at most W − 1
+  EXPECT_EQ(msm_narrow_windows(16, 1, true), 0u);
+}
+
+// A signed window of b bits has digits of magnitude up to 2^(b−1): that many buckets a set.
+TEST(MsmWindow, BucketsInUseCountEachSetsDigitMagnitudes) {
+  for (unsigned c = 2; c <= 24; ++c)
+    for (unsigned sets = 1; sets <= 16; ++sets)
+      for (unsigned narrow = 0; narrow <= sets; ++narrow) {
+        size_t count = 0;
+        for (unsigned s = 0; s < sets; ++s) count += size_t(1) << ((s < sets - narrow ? c : c - 1) - 1);
+        EXPECT_EQ(msm_buckets_in_use(c, sets, narrow), count) << c << " " << sets << " " << narrow;
+      }
+  EXPECT_EQ(msm_buckets_in_use(22, 12, 8), size_t(16777216));
+  EXPECT_EQ(msm_buckets_in_use(19, 14, 10), size_t(4 * 262144 + 10 * 131072));
+}
+
+TEST(MsmWindow, SetGroupsFillAPassWithoutOverflowingIt) {
+  const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
+  for (unsigned c = 8; c <= 24; ++c) {
+    const unsigned W = msm_windows(c);
+    for (unsigned m : {1u, 2u, 3u}) {
+      const unsigned S = (W + m - 1) / m;
+      const size_t g = msm_set_group(n, pass, W, m, S);
+      if (W > 32 || S < 2) {
+        EXPECT_EQ(g, 0u) << c << " " << m;
+        continue;
+      }
+      EXPECT_LE(g, S);
+      EXPECT_LE(n * m * g, pass * W) << c << " " << m;  // g sets of every point fit the entries
+      if (g < S) {
+        EXPECT_GT(n * m * (g + 1), pass * W) << c << " " << m;  // and one more would not
+      }
+    }
+  }
+  EXPECT_EQ(msm_set_group(n, pass, 12, 1, 12), 3u);  // the H query: four passes of three sets
+  EXPECT_EQ(msm_set_group(n, n, 12, 1, 12), 0u);     // one pass of points
+  EXPECT_EQ(msm_set_group(n, pass, 12, 12, 1), 0u);  // one set
+  EXPECT_EQ(msm_set_group(n, pass, 37, 1, 37), 0u);  // c = 7: over 32 windows
+}
+
+TEST(MsmWindow, DigitsPerPassLeaveRoomForOneBlock) {
+  EXPECT_EQ(msm_digits_per_pass(2 * kMsmDigitBlock - 1, 12), 0u);  // too small: cut by points
+  EXPECT_EQ(msm_digits_per_pass(2 * kMsmDigitBlock, 12), size_t(kMsmDigitBlock) * 12);
+  EXPECT_EQ(msm_digits_per_pass(size_t(1) << 25, 13), ((size_t(1) << 25) - kMsmDigitBlock) * 13);
+}
+
+// The plain rule and the CPU backend's (cpu::msm_window_bits: the same cost, full additions at 1.4
+// mixed ones, windows up to 20 bits) pick the same window wherever the best is within 20 bits.
+TEST(MsmWindow, PlainWindowAgreesWithTheCpuRule) {
+  for (unsigned lg = 0; lg <= 26; ++lg) {
+    const size_t n = size_t(1) << lg;
+    const unsigned c = msm_pick_window(n, 1, 1.4);
+    if (c <= 20) {
+      EXPECT_EQ(c, cpu::msm_window_bits(n)) << lg;
+    }
+  }
+  unsigned last = 1;
+  for (unsigned lg = 0; lg <= 30; ++lg) {  // more points never narrow the window
+    const unsigned c = msm_pick_window(size_t(1) << lg, 1);
+    EXPECT_GE(c, last) << lg;
+    EXPECT_LE(c, 24u);
+    last = c;
+  }
+  // Precomputation folds the sets, so the window widens.
+  for (unsigned lg = 10; lg <= 27; ++lg)
+    EXPECT_GE(msm_pick_window(size_t(1) << lg, 0), msm_pick_window(size_t(1) << lg, 1)) << lg;
+}
+
+TEST(MsmWindow, StreamedWindowsGoFromThePlainChoiceDownToFour) {
+  for (unsigned lg = 10; lg <= 27; ++lg) {
+    const auto ws = streamed_windows(size_t(1) << lg);
+    ASSERT_FALSE(ws.empty());
+    EXPECT_EQ(ws.front(), msm_pick_window(size_t(1) << lg, 1));
+    EXPECT_EQ(ws.back(), 4u);
+    for (size_t i = 1; i < ws.size(); ++i) {
+      EXPECT_LT(ws[i], ws[i - 1]);
+      EXPECT_EQ(ws[i - 1] - ws[i], ws[i - 1] > 6 ? 2u : 1u);
+    }
+  }
+}
+
+// The resident window follows the scalars: uniform scalars keep the dense choice, a witness of mostly
+// 0 and 1 gets fewer buckets, and more zeros or ones never widen the window. The expected windows
+// are the fastest measured on the H200 at a 2^27 proof's shapes (cuzk_bench_msm sweeps).
+TEST(MsmWindow, ResidentWindowFollowsTheScalarMix) {
+  const size_t n = size_t(1) << 27, pass = size_t(1) << 25;
+  const auto pick = [&](size_t points, ScalarMix mix, bool set_passes = true, bool g2 = false) {
+    return pick_resident_window({.n = points, .pass = pass, .mix = mix, .g2 = g2, .set_passes = set_passes});
+  };
+  // Uniform scalars in passes of set groups: each bucket once, so a wider window (12 windows).
+  EXPECT_EQ(pick(n, {}).c, 22u);
+  EXPECT_TRUE(pick(n, {}).by_sets);
+  EXPECT_EQ(pick(n, {}, false).c, 20u);  // passes of points
+  EXPECT_FALSE(pick(n, {}, false).by_sets);
+  // A witness: one pass of digits. On G1 (L, A) c = 20 beats 19 (2^27 witness scalars: 215.2 ms
+  // against 220.2).
+  EXPECT_EQ(pick(n, {0.4, 0.4}).c, 20u);
+  EXPECT_FALSE(pick(n, {0.4, 0.4}).by_sets);
+  // B's 60 % of the variables, as its density-form request samples them (absent ones count as
+  // zero): c = 19 on both curves (10 of its 14 windows narrow, 2.4 M buckets in use; 2^26 witness
+  // scalars: G2 346.6 ms against 352.4 at c = 18 and 363.1 at 16; G1 116.7 against 120.2 and 124.2).
+  for (bool g2 : {false, true}) {
+    EXPECT_EQ(pick(n, {0.64, 0.24}, true, g2).c, 19u) << g2;
+    EXPECT_EQ(pick(size_t(0.6 * double(n)), {0.4, 0.4}, true, g2).c, 19u) << g2;
+  }
+  unsigned last = 99;
+  for (double sparse = 0; sparse <= 1.0; sparse += 0.125) {
+    const unsigned c = pick(n, {sparse / 2, sparse / 2}).c;
+    EXPECT_LE(c, last) << sparse;
+    EXPECT_GE(c, 8u);
+    last = c;
+  }
+  // Small contexts (one pass): narrow windows, as the bucket work dominates.
+  EXPECT_LE(pick(size_t(1) << 14, {}).c, 12u);
+}
+
+}  // namespace
+}  // namespace cuzk::cuda
