@@ -255,7 +255,8 @@ int bench_prove(const BenchArgs& args) {
 
 void register_bench(CLI::App& app, int& status) {
   auto args = std::make_shared<BenchArgs>();
-  auto* bench = app.add_subcommand("bench", "Benchmarks: msm, ntt, prove, engine (table; --json for JSON)");
+  auto* bench =
+      app.add_subcommand("bench", "Benchmarks: msm, ntt, prove, engine, filecoin (table; --json for JSON)");
   bench->require_subcommand(1);
   const auto common = [&](CLI::App* cmd) {
     cmd->add_option("--repeat", args->repeat, "Timed runs (median reported)")->capture_default_str();
@@ -301,7 +302,8 @@ void register_bench(CLI::App& app, int& status) {
                   "Pin the key's points in host memory on a GPU (default on)");
   prove->callback([args, &status] { status = bench_prove(*args); });
 
-  add_bench_engine(bench, status);  // bench_engine.cpp
+  add_bench_engine(bench, status);    // bench_engine.cpp
+  add_bench_filecoin(bench, status);  // bench_filecoin.cpp
 }
 
 }  // namespace cuzk::cli

@@ -25,8 +25,11 @@
 #include <vector>
 
 #include "cli/backend_select.hpp"
+#include "cli/bench_engine_filecoin.hpp"
+#include "cli/bench_util.hpp"
 #include "cli/commands.hpp"
 #include "cli/fake_key.hpp"
+#include "cli/host_memory.hpp"
 #include "cli/options.hpp"
 #include "common/thread_pool.hpp"
 #include "engine/devices.hpp"
@@ -51,6 +54,7 @@ struct EngineBenchArgs {
   uint32_t workers_per_gpu = 1;
   std::string vram_budget, host_budget;
   unsigned log_domain = 27;
+  std::string filecoin;  // a Filecoin circuit id (porep-32g): real circuits from virtual sectors
   unsigned jobs = 1;
   unsigned partitions_per_job = 0;  // 0: PoRep C2 jobs (10 partitions)
   unsigned winning = 0;
@@ -79,12 +83,6 @@ struct EngineBenchArgs {
 
 double seconds_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-std::string gib(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
-  return buf;
 }
 
 // What the engine's observer saw. Events arrive on engine threads.
@@ -275,25 +273,6 @@ std::string fmt_s(double s) {
   return buf;
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-int write_json(const std::string& path, const nlohmann::json& j) {
-  if (path.empty()) return 0;
-  if (path == "-") {
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::ofstream out(path);
-  out << j.dump(2) << "\n";
-  if (!out) return fail("cannot write " + path);
-  return 0;
-}
-
 int bench_engine(const EngineBenchArgs& args) {
   if (args.jobs == 0) return fail("--jobs must be at least 1");
   if (args.workers_per_gpu == 0) return fail("--workers-per-gpu must be at least 1");
@@ -319,7 +298,23 @@ int bench_engine(const EngineBenchArgs& args) {
   const auto porep_spec = synthetic_spec(args.log_domain, args.seed);
   const auto winning_spec = synthetic_spec(args.winning_log_domain, args.seed + 1);
   Result<KeyInfo> porep_key = make_error(""), winning_key = make_error("");
-  {
+  // --filecoin: the real PoRep (or other) circuit and the real WinningPoSt circuit of its size.
+  std::optional<EngineBenchCircuit> filecoin_porep, filecoin_winning;
+  if (!args.filecoin.empty()) {
+    ThreadPool pool(0);
+    auto winning_id = winning_circuit_for(args.filecoin);
+    if (!winning_id) return fail(winning_id.message());
+    std::fprintf(stderr,
+                 "  %s and %s: virtual sectors, one synthesis each and fake keys of their shape ...\n",
+                 args.filecoin.c_str(), winning_id->c_str());
+    auto p = filecoin_engine_circuit(args.filecoin, args.seed, key_threads, pool);
+    if (!p) return fail(p.message());
+    auto w = filecoin_engine_circuit(*winning_id, args.seed + 1, key_threads, pool);
+    if (!w) return fail(w.message());
+    porep_key = KeyInfo{p->key, p->constraints, p->key_s};
+    winning_key = KeyInfo{w->key, w->constraints, w->key_s};
+    filecoin_porep = std::move(*p), filecoin_winning = std::move(*w);
+  } else {
     ThreadPool pool(0);
     std::fprintf(stderr, "  making fake keys (2^%u, 2^%u) ...\n", args.log_domain, args.winning_log_domain);
     // About 94 bytes of key per domain row (12.6 GB measured at 2^27), made on the CPU.
@@ -334,9 +329,13 @@ int bench_engine(const EngineBenchArgs& args) {
     winning_key = make_key(winning_spec, key_threads, pool);
     if (!winning_key) return fail("winning key: " + winning_key.message());
   }
-  const uint64_t key_bytes = key_host_bytes(*porep_key->key) + key_host_bytes(*winning_key->key);
-  std::fprintf(stderr, "  keys ready in %.1f s (%s in memory, outside the engine's host budget)\n",
-               porep_key->seconds + winning_key->seconds, gib(key_bytes).c_str());
+  // The keys, and the inputs the jobs share, stay outside the engine's host budget.
+  const uint64_t key_bytes = key_host_bytes(*porep_key->key) + key_host_bytes(*winning_key->key) +
+                             (filecoin_porep ? filecoin_porep->held_bytes + filecoin_winning->held_bytes : 0);
+  std::fprintf(
+      stderr,
+      "  keys ready in %.1f s (%s in memory with the jobs' inputs, outside the engine's host budget)\n",
+      porep_key->seconds + winning_key->seconds, gib(key_bytes).c_str());
   const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && page_size > 0) {
     // The engine's own default (3/4 of RAM) assumes the keys are inside its budget; here they are
@@ -387,8 +386,10 @@ int bench_engine(const EngineBenchArgs& args) {
   // With --presynthesized, one partition of each circuit is synthesized now and every job carries
   // it as an already-synthesized input (the engine copies it per partition): the run then measures
   // the devices rather than the host's synthesis.
-  engine::PartitionInput porep_input = engine::SampleInput{porep_spec, args.c_from_ab};
-  engine::PartitionInput winning_input = engine::SampleInput{winning_spec, args.c_from_ab};
+  engine::PartitionInput porep_input =
+      filecoin_porep ? filecoin_porep->input : engine::SampleInput{porep_spec, args.c_from_ab};
+  engine::PartitionInput winning_input =
+      filecoin_winning ? filecoin_winning->input : engine::SampleInput{winning_spec, args.c_from_ab};
   if (args.presynthesized) {
     const auto ts = Clock::now();
     auto p = eng.synthesize("porep", porep_input);
@@ -505,8 +506,14 @@ int bench_engine(const EngineBenchArgs& args) {
   std::printf("%-16s %s\n", "backend", backend.c_str());
   std::printf("%-16s %s (%u worker(s) each, budget %s each)\n", "devices", device_list.c_str(),
               args.workers_per_gpu, descs.empty() ? "-" : gib(descs[0].memory_budget).c_str());
-  std::printf("%-16s synthetic 2^%u: %zu constraints, domain 2^%u\n", "porep circuit", args.log_domain,
+  const std::string porep_circuit =
+      filecoin_porep ? filecoin_porep->name : "synthetic 2^" + std::to_string(args.log_domain);
+  const std::string winning_circuit =
+      filecoin_winning ? filecoin_winning->name : "synthetic 2^" + std::to_string(args.winning_log_domain);
+  std::printf("%-16s %s: %zu constraints, domain 2^%u\n", "porep circuit", porep_circuit.c_str(),
               porep_key->constraints, domain_log(*porep_key->key));
+  if (filecoin_porep) std::printf("%-16s %s\n", "partitions", filecoin_porep->synthesis.c_str());
+  std::printf("%-16s %s\n", "peak host RSS", gib(peak_rss_bytes()).c_str());
   std::printf("%-16s %u x %u partitions (%s), %u proved\n", "jobs", args.jobs, partitions_per_job,
               porep_kind ? "porep_c2" : "generic", porep_partitions_proved);
   std::printf("%-16s %.3f s\n", "wall", wall_s);
@@ -530,7 +537,7 @@ int bench_engine(const EngineBenchArgs& args) {
   std::printf("%-16s %llu\n", "failures", (unsigned long long)observed->failures);
   for (const auto& f : observed->failure_details) std::printf("  failure: %s\n", f.c_str());
   if (args.winning > 0) {
-    std::printf("%-16s 2^%u, %zu of %u done; ms:", "winningpost", args.winning_log_domain, winning_ms.size(),
+    std::printf("%-16s %s, %zu of %u done; ms:", "winningpost", winning_circuit.c_str(), winning_ms.size(),
                 args.winning);
     for (double ms : winning_ms) std::printf(" %.1f", ms);
     if (!winning_ms.empty())
@@ -597,6 +604,7 @@ int bench_engine(const EngineBenchArgs& args) {
   }
 
   nlohmann::json winning = {{"jobs", args.winning},
+                            {"circuit", winning_circuit},
                             {"log_domain", args.winning_log_domain},
                             {"constraints", winning_key->constraints},
                             {"domain", winning_key->key->domain_size},
@@ -632,6 +640,11 @@ int bench_engine(const EngineBenchArgs& args) {
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
       {"log_domain", args.log_domain},
+      {"circuit", porep_circuit},
+      {"filecoin_synthesis",
+       filecoin_porep ? nlohmann::json(filecoin_porep->synthesis) : nlohmann::json(nullptr)},
+      {"fake_keys", true},
+      {"peak_rss_bytes", peak_rss_bytes()},
       {"constraints", porep_key->constraints},
       {"domain", porep_key->key->domain_size},
       {"key_host_bytes", key_bytes},
@@ -689,6 +702,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
                   "PoRep partitions: synthetic shape of 2^K (constraints 0.97*2^K)")
       ->check(CLI::Range(6, 28))
       ->capture_default_str();
+  cmd->add_option("--filecoin", args->filecoin,
+                  "Real circuits from virtual sectors instead of synthetic ones: this one (e.g. porep-32g) "
+                  "for the jobs and WinningPoSt of its sector size (fake keys of their shapes)");
   cmd->add_option("--jobs", args->jobs, "PoRep C2 jobs, submitted at once")->capture_default_str();
   cmd->add_option("--partitions-per-job", args->partitions_per_job,
                   "Generic jobs of P partitions instead of PoRep C2 (10); 0: PoRep C2")

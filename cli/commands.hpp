@@ -15,6 +15,8 @@ void register_verify(CLI::App& app, int& status);
 void register_bench(CLI::App& app, int& status);
 // `cuzk bench engine` (bench_engine.cpp), added to the `bench` command by register_bench.
 void add_bench_engine(CLI::App* bench, int& status);
+// `cuzk bench filecoin` (bench_filecoin.cpp), likewise.
+void add_bench_filecoin(CLI::App* bench, int& status);
 // Clients of the cuzkd daemon: submit, await, remote-prove, cancel (client_jobs.cpp); status,
 // preload, evict (client_admin.cpp).
 void register_client_jobs(CLI::App& app, int& status);

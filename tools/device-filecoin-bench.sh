@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The real Filecoin circuits on the GPU machine (one H200, 16 cores, 128 GiB): one partition each of
+# PoRep, WindowPoSt, WinningPoSt and SnapDeals at 32 GiB from virtual sectors, then the 10-partition
+# 32 GiB PoRep job through the engine with WinningPoSt beside it. Keys are random points of each
+# circuit's exact shape: the proofs time the prover and do not verify (the JSON says so).
+#
+#   tools/device-filecoin-bench.sh [BUILD_DIR] [STEP ...]
+#     BUILD_DIR: holds cli/cuzk (default build-cuda; /tmp/p/b for tools/device-pack.sh's package, whose
+#                libraries in /tmp/p/lib are then put on LD_LIBRARY_PATH)
+#     STEP:      porep wpost winning snap engine (default: all five, about 8 minutes; where one call
+#                must end within 10, `porep winning snap` then `wpost engine` split it in two)
+#
+# JSON and logs go to $OUT (else ./device-filecoin-out): <step>.json, <step>.log, summary.txt. Each
+# step has a time limit and a failure never stops the others; each runs in its own process, so the
+# host memory of one (a 2^27 partition is ~17 GB, its key ~12 GB) is free before the next.
+set -u
+B=${1:-build-cuda}
+shift $(($# < 1 ? $# : 1))
+steps=${*:-porep wpost winning snap engine}
+O=${OUT:-device-filecoin-out}
+mkdir -p "$O"
+if [ -d "$B/../lib" ]; then
+  lib=$(cd "$B/../lib" && pwd)
+  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+CUZK=$B/cli/cuzk
+log() { echo "== $(date -u +%T) $*" | tee -a "$O/summary.txt"; }
+
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
+} >"$O/env.txt"
+cat "$O/env.txt"
+[ -x "$CUZK" ] || { echo "no $CUZK" | tee -a "$O/summary.txt"; exit 1; }
+
+# One partition: virtual inputs, their checks, synthesis on every core (where the circuit splits),
+# the fake key, a warm-up proof and two timed ones.
+partition() {  # step circuit limit_s
+  log "bench filecoin $2"
+  timeout "$3" "$CUZK" bench filecoin --circuit "$2" --backend cuda --repeat 2 --json "$O/$1.json" \
+    >"$O/$1.log" 2>&1
+  echo "exit $? for $1 ($2)" | tee -a "$O/summary.txt"
+  tail -4 "$O/$1.log" | tee -a "$O/summary.txt"
+}
+
+for step in $steps; do
+  case $step in
+    porep) partition porep porep-32g 150 ;;
+    wpost) partition wpost wpost-32g 200 ;;
+    winning) partition winning winning-32g 60 ;;
+    snap) partition snap snap-32g 200 ;;
+    engine)
+      # The job as docs/BENCHMARKS.md measures the synthetic one (two workers on the GPU, two
+      # synthesis workers), with the real PoRep and WinningPoSt circuits; three jobs give a steady
+      # rate from the second on.
+      log "bench engine --filecoin porep-32g"
+      timeout 240 "$CUZK" bench engine --filecoin porep-32g --backend cuda --gpus 1 --workers-per-gpu 2 \
+        --synthesis-workers 2 --winning 3 --jobs 3 --json "$O/engine.json" >"$O/engine.log" 2>&1
+      echo "exit $? for engine" | tee -a "$O/summary.txt"
+      grep -E '^(porep circuit|partitions|peak host RSS|s per job|steady rate|winningpost|failures)' "$O/engine.log" |
+        tee -a "$O/summary.txt"
+      ;;
+    *) echo "unknown step $step (porep wpost winning snap engine)" | tee -a "$O/summary.txt" ;;
+  esac
+done
