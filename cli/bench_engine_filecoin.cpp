@@ -5,6 +5,8 @@
 
 #include "cli/fake_key.hpp"
 #include "cli/filecoin_partition.hpp"
+#include "engine/filecoin_input.hpp"
+#include "filecoin/proofs/proof_request.hpp"
 #include "filecoin/types/parameter_files.hpp"
 
 namespace cuzk::cli {
@@ -31,11 +33,20 @@ Result<EngineBenchCircuit> filecoin_engine_circuit(const std::string& id, uint64
   c.name = part->name;
   c.constraints = as->a.size();
   c.key = std::make_shared<const groth16::ProvingKey>(fake_key(*as, pool));
-  // The engine takes the partition already synthesized and copies it for each partition of a job:
-  // the run measures the devices and the engine, not the host's synthesis.
-  c.held_bytes = assignment_bytes(*as);
-  c.synthesis = "synthesized once before the clock (" + part->vanilla + "), copied per partition";
-  c.input = engine::SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))};
+  if (!part->c1_json.empty()) {
+    // PoRep: the job is the provider's commit-phase-1 output, and the engine synthesizes every
+    // partition from it, as it does for a real request (--presynthesized copies one instead).
+    filecoin::ProofRequest request;
+    request.kind = filecoin::ProofKind::seal;
+    request.vanilla.push_back(std::move(part->c1_json));
+    c.synthesis = "every partition synthesized in the engine from the C1 (" + part->vanilla + ")";
+    c.input = engine::FilecoinInput{std::make_shared<const engine::FilecoinRequest>(std::move(request)), {}};
+  } else {
+    // The engine takes the partition already synthesized and copies it for each partition of a job.
+    c.held_bytes = assignment_bytes(*as);
+    c.synthesis = "synthesized once before the clock (" + part->vanilla + "), copied per partition";
+    c.input = engine::SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))};
+  }
   c.key_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return c;
 }

@@ -9,6 +9,7 @@
 #include "filecoin/circuits/post_synthesis.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
+#include "filecoin/formats/c1_json.hpp"
 #include "filecoin/vanilla/post_virtual.hpp"
 #include "filecoin/vanilla/update.hpp"
 #include "filecoin/vanilla/update_virtual.hpp"
@@ -113,6 +114,7 @@ Result<BenchPartition> porep_partition(const filecoin::CircuitId& id, uint64_t s
   b.vanilla_s = seconds_since(t);
   b.partitions = c1->vanilla_proofs.size();
   b.vanilla = "virtual C1 (" + std::string(type->name) + "), partition 0 of " + std::to_string(b.partitions);
+  b.c1_json = filecoin::write_c1_json(*c1);
 
   t = Clock::now();
   auto part = filecoin::porep_partition_from_c1(*c1, 0);

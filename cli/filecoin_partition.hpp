@@ -30,6 +30,7 @@ struct BenchPartition {
   std::shared_ptr<const r1cs::Circuit> circuit;
   std::vector<Fr> public_inputs;  // the verifier's, without ONE
   double vanilla_s = 0;           // the virtual inputs made
+  std::string c1_json;            // PoRep: the virtual commit-phase-1 output, as a provider hands it over
   double check_s = 0;             // checked as a provider's inputs are, and the circuit built
   // Synthesis on `threads` threads where the circuit splits (PoRep's challenges, PoSt's circuit
   // sectors), else on one (SnapDeals).
