@@ -1,5 +1,7 @@
 #include "engine/filecoin_input.hpp"
 
+#include <algorithm>
+
 #include "engine/job.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
@@ -57,7 +59,13 @@ Result<bool> expand_filecoin_request(JobRequest& r) {
   auto prepared = first.request->prepared();
   if (!prepared) return prepared.error();
   const size_t n = prepared->partitions();
-  if (r.partitions.size() == 1 && !first.partition) {
+  // A request that names no partition stands for all of them, however often it was replicated (a
+  // PoRep C2 job is first given the kind's ten inputs).
+  const bool whole = std::all_of(r.partitions.begin(), r.partitions.end(), [&](const PartitionInput& p) {
+    const auto& f = std::get<FilecoinInput>(p);
+    return f.request == first.request && !f.partition;
+  });
+  if (whole) {
     auto shared = first.request;
     r.partitions.clear();
     for (uint32_t k = 0; k < n; ++k) r.partitions.emplace_back(FilecoinInput{shared, k});
