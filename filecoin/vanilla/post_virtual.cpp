@@ -11,21 +11,11 @@
 #include "filecoin/vanilla/merkle_tree.hpp"
 #include "filecoin/vanilla/parallel.hpp"
 #include "filecoin/vanilla/poseidon.hpp"
+#include "filecoin/vanilla/virtual_sector.hpp"
 
 namespace cuzk::filecoin::vanilla {
 
 namespace {
-
-// 32 random bytes with the top two bits cleared: a field element.
-Domain random_domain(std::mt19937_64& rng) {
-  Domain d;
-  for (size_t i = 0; i < d.size(); i += 8) {
-    const uint64_t x = rng();
-    for (size_t j = 0; j < 8; ++j) d[i + j] = uint8_t(x >> (8 * j));
-  }
-  d[31] &= 0x3f;
-  return d;
-}
 
 // The leaves the verifier challenges in the sector, in the order of its inclusion proofs:
 // WindowPoSt its own, WinningPoSt those of each circuit sector in turn.

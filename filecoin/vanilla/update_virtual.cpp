@@ -5,21 +5,11 @@
 
 #include "filecoin/vanilla/poseidon.hpp"
 #include "filecoin/vanilla/update_challenges.hpp"
+#include "filecoin/vanilla/virtual_sector.hpp"
 
 namespace cuzk::filecoin::vanilla {
 
 namespace {
-
-// 32 random bytes with the top two bits cleared: a field element, as fr32 data is.
-Domain random_domain(std::mt19937_64& rng) {
-  Domain d;
-  for (size_t i = 0; i < d.size(); i += 8) {
-    const uint64_t x = rng();
-    for (size_t j = 0; j < 8; ++j) d[i + j] = uint8_t(x >> (8 * j));
-  }
-  d[31] &= 0x3f;
-  return d;
-}
 
 std::map<uint64_t, Domain> random_nodes(std::mt19937_64& rng, uint64_t nodes, unsigned count) {
   std::map<uint64_t, Domain> out;

@@ -128,4 +128,14 @@ Result<SealCommitPhase1Output> virtual_commit_phase1(uint64_t registered_proof_i
   return build_commit_phase1(view);
 }
 
+Domain random_domain(std::mt19937_64& rng) {
+  Domain d;
+  for (size_t i = 0; i < d.size(); i += 8) {
+    const uint64_t x = rng();
+    for (size_t j = 0; j < 8; ++j) d[i + j] = uint8_t(x >> (8 * j));
+  }
+  d[31] &= 0x3f;
+  return d;
+}
+
 }  // namespace cuzk::filecoin::vanilla

@@ -16,6 +16,8 @@
 // which depends on the challenged columns.
 #pragma once
 
+#include <random>
+
 #include <cstdint>
 
 #include "common/result.hpp"
@@ -26,5 +28,9 @@ namespace cuzk::filecoin::vanilla {
 Result<SealCommitPhase1Output> virtual_commit_phase1(uint64_t registered_proof_id, const Domain& prover_id,
                                                      uint64_t sector_id, const Domain& ticket,
                                                      const Domain& seed, uint64_t rng_seed);
+
+// 32 random bytes with the top two bits cleared: a field element, as fr32 data is (the values of
+// virtual sectors' untouched nodes and columns).
+Domain random_domain(std::mt19937_64& rng);
 
 }  // namespace cuzk::filecoin::vanilla
