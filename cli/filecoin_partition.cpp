@@ -1,6 +1,7 @@
 #include "cli/filecoin_partition.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -36,13 +37,27 @@ std::function<Result<r1cs::Assignment>(unsigned)> sequential(std::shared_ptr<con
   return [c](unsigned) { return r1cs::synthesize_for_proving(*c); };
 }
 
+// The newest registered PoSt type of the kind and size (WinningPoSt V1, WindowPoSt V1_2): its API
+// version fixes the challenges.
+Result<filecoin::RegisteredProof> post_type(filecoin::ProofKind kind, uint64_t sector_size) {
+  std::optional<filecoin::RegisteredProof> out;
+  for (const auto& p : filecoin::registered_proofs(filecoin::ProofFamily::post))
+    if (p.kind == kind && p.sector_size == sector_size && (!out || p.api_version > out->api_version)) out = p;
+  if (!out) return make_input_error("no PoSt type of " + std::to_string(sector_size) + " bytes");
+  return *out;
+}
+
 Result<BenchPartition> post_partition(const filecoin::CircuitId& id, uint64_t seed) {
   using filecoin::PostKind;
   BenchPartition b;
+  const bool winning = id.kind == filecoin::CircuitKind::winning_post;
+  auto type = post_type(winning ? filecoin::ProofKind::winning_post : filecoin::ProofKind::window_post,
+                        id.sector_size);
+  if (!type) return type.error();
   auto t = Clock::now();
   filecoin::vanilla::VirtualPostRequest r;
-  const PostKind kind = id.kind == filecoin::CircuitKind::winning_post ? PostKind::winning : PostKind::window;
-  r.type = {kind, id.sector_size, filecoin::PostApiVersion::v1_2_0};
+  const PostKind kind = winning ? PostKind::winning : PostKind::window;
+  r.type = {kind, id.sector_size, type->api_version};
   auto params = filecoin::fallback_post_params(kind, id.sector_size, r.type.api_version);
   if (!params) return params.error();
   r.sectors = kind == PostKind::winning ? 1 : params->sector_count;
@@ -52,9 +67,10 @@ Result<BenchPartition> post_partition(const filecoin::CircuitId& id, uint64_t se
   auto proofs = filecoin::vanilla::virtual_post_proofs(r);
   if (!proofs) return proofs.error();
   b.vanilla_s = seconds_since(t);
-  b.vanilla = kind == PostKind::winning
-                  ? "one virtual sector's vanilla proof (66 challenges)"
-                  : std::to_string(r.sectors) + " virtual sectors' vanilla proofs (10 challenges each)";
+  b.vanilla = (kind == PostKind::winning
+                   ? "one virtual sector's vanilla proof (66 challenges)"
+                   : std::to_string(r.sectors) + " virtual sectors' vanilla proofs (10 challenges each)") +
+              ", " + std::string(type->name);
 
   t = Clock::now();
   auto part = filecoin::post_partition_from_vanilla(r.type, *proofs, r.randomness);

@@ -71,6 +71,13 @@ TEST(PostVirtual, WindowAndWinning32GiBPassTheChecks) {
   EXPECT_TRUE(check_post_vanilla_proofs(g.type, *winning, g.randomness).ok());
   // The same request gives the same sectors.
   EXPECT_EQ(virtual_post_proofs(g).value(), *winning);
+  // WinningPoSt's registered types are API 1.0.0, whose circuit sector j proves challenge j.
+  VirtualPostRequest g1 = g;
+  g1.type.api_version = PostApiVersion::v1_0_0;
+  auto winning_v1 = virtual_post_proofs(g1);
+  ASSERT_TRUE(winning_v1.ok()) << winning_v1.message();
+  EXPECT_TRUE(check_post_vanilla_proofs(g1.type, *winning_v1, g1.randomness).ok());
+  EXPECT_FALSE(check_post_vanilla_proofs(g.type, *winning_v1, g.randomness).ok());
 }
 
 void expect_same_bits(const r1cs::DensityBitmap& x, const r1cs::DensityBitmap& y, const char* what) {
