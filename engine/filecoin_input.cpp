@@ -50,25 +50,25 @@ Result<bool> expand_filecoin_request(JobRequest& r) {
   if (filecoin == 0) return false;
   if (filecoin != r.partitions.size())
     return make_input_error("a job of Filecoin partitions takes no other inputs");
-  const auto& first = std::get<FilecoinInput>(r.partitions[0]);
-  if (!first.request) return make_input_error("partition 0: no Filecoin request");
-  const filecoin::ProofKind kind = first.request->request().kind;
+  // Held by value: the partitions are rebuilt below.
+  const std::shared_ptr<const FilecoinRequest> request = std::get<FilecoinInput>(r.partitions[0]).request;
+  if (!request) return make_input_error("partition 0: no Filecoin request");
+  const filecoin::ProofKind kind = request->request().kind;
   if (r.kind != job_kind_of(kind))
     return make_input_error(std::string("a ") + filecoin::proof_kind_name(kind) + " request is a " +
                             to_string(job_kind_of(kind)) + " job, not " + to_string(r.kind));
-  auto prepared = first.request->prepared();
+  auto prepared = request->prepared();
   if (!prepared) return prepared.error();
   const size_t n = prepared->partitions();
   // A request that names no partition stands for all of them, however often it was replicated (a
   // PoRep C2 job is first given the kind's ten inputs).
   const bool whole = std::all_of(r.partitions.begin(), r.partitions.end(), [&](const PartitionInput& p) {
     const auto& f = std::get<FilecoinInput>(p);
-    return f.request == first.request && !f.partition;
+    return f.request == request && !f.partition;
   });
   if (whole) {
-    auto shared = first.request;
     r.partitions.clear();
-    for (uint32_t k = 0; k < n; ++k) r.partitions.emplace_back(FilecoinInput{shared, k});
+    for (uint32_t k = 0; k < n; ++k) r.partitions.emplace_back(FilecoinInput{request, k});
   }
   if (r.partitions.size() != n)
     return make_input_error(std::string(filecoin::proof_kind_name(kind)) + " " +
@@ -76,7 +76,7 @@ Result<bool> expand_filecoin_request(JobRequest& r) {
                             " partitions, the job " + std::to_string(r.partitions.size()));
   for (size_t k = 0; k < n; ++k) {
     const auto& p = std::get<FilecoinInput>(r.partitions[k]);
-    if (p.request != first.request || !p.partition || *p.partition != k)
+    if (p.request != request || !p.partition || *p.partition != k)
       return make_input_error("partition " + std::to_string(k) + " is not partition " + std::to_string(k) +
                               " of the job's Filecoin request");
   }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -133,6 +134,22 @@ TEST(EngineFilecoin, TheJournaledRequestKeepsEveryField) {
   EXPECT_FALSE(
       request_from_json(R"({"kind":"window_post","params":"x","partitions":[{"filecoin":{"request":3}}]})")
           .ok());
+}
+
+// A request replicated to several entries, none naming a partition (as a PoRep C2 job is first
+// given the kind's ten inputs), stands for all of the request's partitions, once each.
+TEST(EngineFilecoin, AReplicatedRequestStandsForAllItsPartitions) {
+  const Sector s = sector();
+  ASSERT_TRUE(s.info.is_object());
+  JobRequest j = job_of(JobKind::window_post, window_request(s));
+  const auto request = std::get<FilecoinInput>(j.partitions[0]).request;
+  j.partitions.assign(7, j.partitions[0]);
+  auto normalized = normalize(std::move(j));
+  ASSERT_TRUE(normalized.ok()) << normalized.message();
+  ASSERT_EQ(normalized->partitions.size(), 1u);
+  const auto& p = std::get<FilecoinInput>(normalized->partitions[0]);
+  EXPECT_EQ(p.request, request);
+  EXPECT_EQ(p.partition, std::optional<uint32_t>(0));
 }
 
 TEST(EngineFilecoin, AJobInTheJournalFinishesAfterARestart) {
