@@ -311,29 +311,33 @@ cuzk_code cuzk_submit_porep_c2(cuzk_engine* engine, cuzk_priority priority, cons
                                const uint8_t* prover_id, uint64_t sector_id, const char* params,
                                cuzk_job_id* out, cuzk_error* err) {
   return guarded(err, [&] {
-    if (!engine || !out || !c1) return fail(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_submit_porep_c2: NULL argument");
+    if (!engine || !out || !c1)
+      return fail(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_submit_porep_c2: NULL argument");
     filecoin::ProofRequest fr;
     fr.kind = filecoin::ProofKind::seal;
     fr.vanilla.emplace_back(reinterpret_cast<const char*>(c1), c1_len);
     if (prover_id) fr.prover_id = domain_from(prover_id);
     if (sector_id != CUZK_SECTOR_ID_NONE) fr.sector_id = sector_id;
     auto request = filecoin_header(CUZK_KIND_POREP_C2, priority, params);
-    if (request) request->partitions.push_back(FilecoinInput{std::make_shared<FilecoinRequest>(std::move(fr)), {}});
+    if (request)
+      request->partitions.push_back(FilecoinInput{std::make_shared<FilecoinRequest>(std::move(fr)), {}});
     return submit(engine, std::move(request), out, err);
   });
 }
 
-cuzk_code cuzk_submit_post(cuzk_engine* engine, cuzk_job_kind kind, cuzk_priority priority, uint64_t post_proof_id,
-                           const uint8_t* randomness, const uint8_t* const* vanilla, const size_t* vanilla_lens,
-                           size_t num_vanilla, uint64_t first_partition, const char* params, cuzk_job_id* out,
-                           cuzk_error* err) {
+cuzk_code cuzk_submit_post(cuzk_engine* engine, cuzk_job_kind kind, cuzk_priority priority,
+                           uint64_t post_proof_id, const uint8_t* randomness, const uint8_t* const* vanilla,
+                           const size_t* vanilla_lens, size_t num_vanilla, uint64_t first_partition,
+                           const char* params, cuzk_job_id* out, cuzk_error* err) {
   return guarded(err, [&] {
     if (!engine || !out || !randomness || (num_vanilla && (!vanilla || !vanilla_lens)))
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_submit_post: NULL argument");
     if (kind != CUZK_KIND_WINDOW_POST && kind != CUZK_KIND_WINNING_POST)
-      return fail(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_submit_post: the kind is WINDOW_POST or WINNING_POST");
+      return fail(err, CUZK_ERR_INVALID_ARGUMENT,
+                  "cuzk_submit_post: the kind is WINDOW_POST or WINNING_POST");
     filecoin::ProofRequest fr;
-    fr.kind = kind == CUZK_KIND_WINNING_POST ? filecoin::ProofKind::winning_post : filecoin::ProofKind::window_post;
+    fr.kind =
+        kind == CUZK_KIND_WINNING_POST ? filecoin::ProofKind::winning_post : filecoin::ProofKind::window_post;
     fr.proof_id = post_proof_id;
     fr.randomness = filecoin::trim_to_fr32(domain_from(randomness));
     fr.first_partition = first_partition;
@@ -343,7 +347,8 @@ cuzk_code cuzk_submit_post(cuzk_engine* engine, cuzk_job_kind kind, cuzk_priorit
       fr.vanilla.emplace_back(reinterpret_cast<const char*>(vanilla[i]), vanilla_lens[i]);
     }
     auto request = filecoin_header(kind, priority, params);
-    if (request) request->partitions.push_back(FilecoinInput{std::make_shared<FilecoinRequest>(std::move(fr)), {}});
+    if (request)
+      request->partitions.push_back(FilecoinInput{std::make_shared<FilecoinRequest>(std::move(fr)), {}});
     return submit(engine, std::move(request), out, err);
   });
 }

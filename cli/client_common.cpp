@@ -107,8 +107,10 @@ Result<v1::JobSpec> make_job_spec(const JobArgs& a) {
   spec.set_params(a.params);
   if (a.rs_seed) spec.set_randomness_seed(*a.rs_seed);
   spec.set_client("cuzk-cli");
-  const int sources = int(!a.wtns.empty()) + int(!a.daemon_wtns.empty()) + int(a.sample) + int(a.filecoin.given());
-  if (sources != 1) return make_error("give exactly one of --circuit, --wtns, --daemon-wtns and --c1/--vanilla");
+  const int sources =
+      int(!a.wtns.empty()) + int(!a.daemon_wtns.empty()) + int(a.sample) + int(a.filecoin.given());
+  if (sources != 1)
+    return make_error("give exactly one of --circuit, --wtns, --daemon-wtns and --c1/--vanilla");
   if (a.filecoin.given()) {
     CUZK_TRY_STATUS(add_filecoin_partition(a.filecoin, *kind, spec));
     return spec;

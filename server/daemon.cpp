@@ -139,7 +139,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   Metrics* metrics = d->metrics_.get();
   Spool* spool_ptr = d->spool_.get();
   if (c.curio_enabled)
-    d->curio_jobs_ = std::make_unique<curio::CurioJobs>(std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1));
+    d->curio_jobs_ =
+        std::make_unique<curio::CurioJobs>(std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1));
   curio::CurioJobs* curio_jobs = d->curio_jobs_.get();
   ec.observer = [metrics, spool_ptr, curio_jobs](const engine::EngineEvent& e) {
     metrics->on_event(e);
@@ -177,7 +178,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
       log->warn(
           "event=curio_tokenless_tcp note=\"curio.allow_tokenless_tcp: any process that reaches a TCP listen "
           "address may submit and cancel cuzk.v1 jobs without a token\"");
-    log->info("event=curio_api param_dir={}", filecoin::resolve_parameter_directory(c.curio_param_dir).string());
+    log->info("event=curio_api param_dir={}",
+              filecoin::resolve_parameter_directory(c.curio_param_dir).string());
   }
   if (auto st = d->start_grpc(); !st) return st.error();
 

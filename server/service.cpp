@@ -85,7 +85,8 @@ grpc::Status ProverService::submit(grpc::ServerContext* ctx, const std::string& 
   request->owner = client;
   // A Filecoin request is checked now and names its parameter file (by official name) when the
   // client gave none.
-  if (auto fc = engine::expand_filecoin_request(*request); !fc) return {StatusCode::INVALID_ARGUMENT, fc.message()};
+  if (auto fc = engine::expand_filecoin_request(*request); !fc)
+    return {StatusCode::INVALID_ARGUMENT, fc.message()};
   if (auto st = check_params(request->params); !st.ok()) return st;
   const auto kind = request->kind;
   auto result = engine_.submit(std::move(*request));

@@ -109,5 +109,4 @@ class PorepCircuit final : public r1cs::Circuit {
   bool blank_ = false;
 };
 
-
 }  // namespace cuzk::filecoin

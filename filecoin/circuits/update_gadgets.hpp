@@ -15,7 +15,6 @@
 
 namespace cuzk::filecoin {
 
-
 // neptune's poseidon_hash of arity 2 with the Custom(1) tag: 311 rows, a new variable.
 Result<r1cs::AllocatedNum> gen_randomness_circuit(r1cs::ConstraintSystem& cs, const r1cs::AllocatedNum& a,
                                                   const r1cs::AllocatedNum& b);

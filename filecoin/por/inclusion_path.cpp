@@ -34,14 +34,15 @@ Result<std::vector<unsigned>> path_arities(const MerkleProof& proof, const TreeS
                                                    : MerkleProof::Kind::single;
   if (proof.kind != want)
     return make_input_error(prefix(what) + "a proof of kind " + std::to_string(unsigned(proof.kind)) +
-                      " for a tree of shape " + shape.name());
+                            " for a tree of shape " + shape.name());
   const size_t subs = shape.sub_arity ? 1 : 0, tops = shape.top_arity ? 1 : 0;
   if (proof.sub.size() != subs || proof.top.size() != tops)
     return make_input_error(prefix(what) + std::to_string(proof.sub.size()) + " sub and " +
-                      std::to_string(proof.top.size()) + " top levels for a tree of shape " + shape.name());
+                            std::to_string(proof.top.size()) + " top levels for a tree of shape " +
+                            shape.name());
   if (base_levels && proof.base.size() != *base_levels)
     return make_input_error(prefix(what) + std::to_string(proof.base.size()) + " base levels, the tree has " +
-                      std::to_string(*base_levels));
+                            std::to_string(*base_levels));
   std::vector<unsigned> arities(proof.base.size(), shape.base_arity);
   if (subs) arities.push_back(shape.sub_arity);
   if (tops) arities.push_back(shape.top_arity);
@@ -53,7 +54,7 @@ Result<Fr> recompute_root(const MerkleProof& proof, std::span<const unsigned> ar
   const std::vector<const PathElement*> levels = levels_of(proof);
   if (levels.size() != arities.size())
     return make_input_error(prefix(what) + std::to_string(levels.size()) + " levels for a tree of " +
-                      std::to_string(arities.size()));
+                            std::to_string(arities.size()));
   auto node = domain_to_fr(proof.leaf);
   if (!node) return make_input_error(prefix(what) + "the leaf is not a field element");
   Fr cur = *node;
@@ -64,10 +65,10 @@ Result<Fr> recompute_root(const MerkleProof& proof, std::span<const unsigned> ar
     const std::string at = prefix(what) + "level " + std::to_string(l);
     if (e.hashes.size() + 1 != arity)
       return make_input_error(at + " has " + std::to_string(e.hashes.size()) + " siblings for arity " +
-                        std::to_string(arity));
+                              std::to_string(arity));
     if (e.index >= arity)
       return make_input_error(at + " index " + std::to_string(e.index) + " out of range for arity " +
-                        std::to_string(arity));
+                              std::to_string(arity));
     children.clear();
     for (size_t k = 0; k < e.hashes.size(); ++k) {
       if (k == e.index) children.push_back(cur);
@@ -115,8 +116,8 @@ Result<std::vector<PathLevelValues>> circuit_path(const MerkleProof& proof, std:
     for (size_t k = 0; k < levels[l]->hashes.size(); ++k) {
       auto s = domain_to_fr(levels[l]->hashes[k]);
       if (!s)
-        return make_input_error(prefix(what) + "level " + std::to_string(l) + " sibling " + std::to_string(k) +
-                          " is not a field element");
+        return make_input_error(prefix(what) + "level " + std::to_string(l) + " sibling " +
+                                std::to_string(k) + " is not a field element");
       v.siblings.push_back(*s);
     }
     out.push_back(std::move(v));

@@ -27,10 +27,8 @@ SectorShape make(uint64_t size, TreeShape tree, unsigned layers, unsigned porep_
 
 const std::array<SectorShape, 5>& table() {
   static const std::array<SectorShape, 5> t = {
-      make(2 * kKiB, {8, 0, 0}, 2, 1, 2, 13, 2),
-      make(8 * kMiB, {8, 0, 0}, 2, 1, 2, 13, 2),
-      make(512 * kMiB, {8, 0, 0}, 2, 1, 2, 13, 2),
-      make(32 * kGiB, {8, 8, 0}, 11, 10, 18, 126, 2349),
+      make(2 * kKiB, {8, 0, 0}, 2, 1, 2, 13, 2),         make(8 * kMiB, {8, 0, 0}, 2, 1, 2, 13, 2),
+      make(512 * kMiB, {8, 0, 0}, 2, 1, 2, 13, 2),       make(32 * kGiB, {8, 8, 0}, 11, 10, 18, 126, 2349),
       make(64 * kGiB, {8, 8, 2}, 11, 10, 18, 126, 2300),
   };
   return t;

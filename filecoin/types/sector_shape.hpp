@@ -1,5 +1,6 @@
 // The shape of each sector size's circuits (reference/filecoin-circuits.md §3.1.1, §3.2, §3.3;
-// rust-fil-proofs: filecoin-proofs/src/constants.rs, parameters.rs). Every proof type of one size (V1, V1_1, synthetic, NI) shares its PoRep circuit.
+// rust-fil-proofs: filecoin-proofs/src/constants.rs, parameters.rs). Every proof type of one size (V1, V1_1,
+// synthetic, NI) shares its PoRep circuit.
 #pragma once
 
 #include <cstdint>
@@ -27,19 +28,19 @@ struct SectorShape {
   uint64_t sector_size = 0;  // bytes
   uint64_t nodes = 0;        // 32-byte nodes, sector_size / 32
   unsigned log2_nodes = 0;
-  TreeShape tree;            // tree_c, tree_r_last (PoRep, PoSt, SnapDeals TreeR)
+  TreeShape tree;  // tree_c, tree_r_last (PoRep, PoSt, SnapDeals TreeR)
 
   // StackedDRG PoRep.
   unsigned layers = 0;
-  unsigned column_arity = 0;              // Poseidon arity of the column hash (= layers)
-  unsigned porep_partitions = 0;          // interactive and synthetic
-  unsigned porep_challenges = 0;          // per partition
-  unsigned ni_porep_partitions = 0;       // NI-PoRep: same circuit, more partitions
+  unsigned column_arity = 0;         // Poseidon arity of the column hash (= layers)
+  unsigned porep_partitions = 0;     // interactive and synthetic
+  unsigned porep_challenges = 0;     // per partition
+  unsigned ni_porep_partitions = 0;  // NI-PoRep: same circuit, more partitions
 
   // FallbackPoSt.
-  unsigned window_post_sectors = 0;       // circuit sectors per WindowPoSt partition
-  unsigned window_post_challenges = 10;   // per sector
-  unsigned winning_post_sectors = 66;     // one real sector's 66 challenges, one each
+  unsigned window_post_sectors = 0;      // circuit sectors per WindowPoSt partition
+  unsigned window_post_challenges = 10;  // per sector
+  unsigned winning_post_sectors = 66;    // one real sector's 66 challenges, one each
   unsigned winning_post_challenges = 1;
 
   // EmptySectorUpdate (SnapDeals): its shape follows from `nodes` by one rule,
