@@ -29,6 +29,30 @@ struct ProverArgs {
   std::string prover_id_hex;
   std::optional<uint64_t> sector_id;
 };
+// The inputs of each Filecoin command, with the options of `prove-*` or `verify-*` (which name the
+// same proof by the same arguments).
+template <class Options>
+struct PorepCommandArgs {
+  std::string c1_path;
+  ProverArgs prover;
+  Options o;
+};
+
+template <class Options>
+struct PostCommandArgs {
+  std::string kind, proof, randomness_hex;
+  std::vector<std::string> vanilla;
+  uint64_t partition = 0;
+  Options o;
+};
+
+template <class Options>
+struct UpdateCommandArgs {
+  std::string proof, comm_r_old, comm_d_new, comm_r_new;
+  std::vector<std::string> vanilla;
+  Options o;
+};
+
 void add_prover_options(CLI::App* cmd, ProverArgs& args);
 // Fills prover_id and sector_id of a PoRep request.
 Status apply_prover_args(const ProverArgs& args, filecoin::ProofRequest& request);

@@ -137,24 +137,9 @@ int prove_request(const filecoin::ProofRequest& request, const ProveOptions& o) 
   return 0;
 }
 
-struct PorepArgs {
-  std::string c1_path;
-  ProverArgs prover;
-  ProveOptions o;
-};
-
-struct PostArgs {
-  std::string kind, proof, randomness_hex;
-  std::vector<std::string> vanilla;
-  uint64_t partition = 0;
-  ProveOptions o;
-};
-
-struct UpdateArgs {
-  std::string proof, comm_r_old, comm_d_new, comm_r_new;
-  std::vector<std::string> vanilla;
-  ProveOptions o;
-};
+using PorepArgs = PorepCommandArgs<ProveOptions>;
+using PostArgs = PostCommandArgs<ProveOptions>;
+using UpdateArgs = UpdateCommandArgs<ProveOptions>;
 
 }  // namespace
 

@@ -75,24 +75,9 @@ int verify_request(const filecoin::ProofRequest& request, const VerifyOptions& o
   return *ok ? 0 : kExitInvalidProof;
 }
 
-struct PorepArgs {
-  std::string c1_path;
-  ProverArgs prover;
-  VerifyOptions o;
-};
-
-struct PostArgs {
-  std::string kind, proof, randomness_hex;
-  std::vector<std::string> vanilla;
-  uint64_t partition = 0;
-  VerifyOptions o;
-};
-
-struct UpdateArgs {
-  std::string proof, comm_r_old, comm_d_new, comm_r_new;
-  std::vector<std::string> vanilla;
-  VerifyOptions o;
-};
+using PorepArgs = PorepCommandArgs<VerifyOptions>;
+using PostArgs = PostCommandArgs<VerifyOptions>;
+using UpdateArgs = UpdateCommandArgs<VerifyOptions>;
 
 }  // namespace
 
