@@ -7,12 +7,15 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "field/fields.hpp"
 
 namespace cuzk::r1cs {
+
+class CompiledCircuit;  // r1cs/compiled/compiled_circuit.hpp
 
 // A wire of the circuit: an input (public, index 0 is ONE) or an auxiliary (private) variable.
 struct Variable {
@@ -121,8 +124,16 @@ struct Assignment {
   DensityBitmap a_aux_density;
   DensityBitmap b_input_density;
   DensityBitmap b_aux_density;
+  // Witness-only synthesis (ProvingAssignment::witness_only) leaves a, b, c and the densities empty
+  // and records how many rows they would have (constraints and input constraints) in
+  // witness_rows. Attaching a compiled circuit of the same shape (r1cs/compiled/evaluate.hpp) sets
+  // `compiled` and its densities: a, b, c then stand for the compiled matrices times the witness,
+  // which the prover forms (on the device where there is one) and the CPU can evaluate.
+  size_t witness_rows = 0;
+  std::shared_ptr<const CompiledCircuit> compiled;
 
-  size_t num_constraints() const { return a.size(); }
+  bool witness_only() const { return witness_rows != 0; }
+  size_t num_constraints() const { return witness_only() ? witness_rows : a.size(); }
 };
 
 // The C evaluations of `as`: as.c, or a∘b formed into `scratch` when c was left out (c_from_ab),
