@@ -30,8 +30,34 @@ enum class HMode {
   odd_coset,
 };
 
+// One side of a circuit's constraint rows in compressed sparse rows: row r is Σ coeffs[coeff[k]] ·
+// w[wire[k]] over k in [row_start[r], row_start[r + 1]), with w the witness numbered ONE, the other
+// inputs, then the auxiliaries (r1cs/compiled/compiled_circuit.hpp builds them).
+struct SparseSide {
+  std::span<const uint32_t> row_start, wire, coeff;
+  bool present() const { return !row_start.empty(); }
+};
+
+// The prover's a, b, c as the backend's sparse matrix-vector product instead of vectors: the
+// circuit's constraint rows times the witness, then one row per input (a = x_i, b = c = 0), the
+// rest of the domain zero. A backend that holds the matrices where it computes H never moves
+// a, b, c at all, only the witness, which its MSMs read anyway.
+struct CompiledRows {
+  const void* identity = nullptr;  // the same for the same matrices while they live: caches key on it
+  size_t bytes = 0;                // of the matrices and the table, for memory plans
+  std::span<const Fr> coeffs;      // the coefficient table; [0] = 1, [1] = −1
+  SparseSide a, b, c;              // c absent: c = a∘b
+  size_t num_constraints = 0;
+  std::span<const Fr> inputs, aux;  // the witness; inputs[0] = ONE
+  size_t num_rows() const { return num_constraints + inputs.size(); }
+};
+
 struct HRequest {
   std::span<Fr> a, b, c;  // each 2^log_n evaluations on the domain (zero-padded); a receives the result
+  // Set: a, b, c are `rows` times its witness, formed by the backend (ComputeBackend::
+  // evaluates_compiled_rows); b and c are then empty and a only receives the result. Rows are not
+  // checked on this path (check_rows is 0): a bad witness gives a proof that fails verification.
+  const CompiledRows* rows = nullptr;
   // c is empty and stands for a∘b (r1cs::Assignment::c_from_ab): the backend forms it, and there
   // are no rows to check.
   bool c_from_ab = false;
@@ -52,6 +78,13 @@ struct HRequest {
 // a∘b, which leaves no rows to check) and the rows within a.
 inline Status check_h_request(const HRequest& rq) {
   const size_t n = size_t(1) << rq.log_n;
+  if (rq.rows != nullptr) {
+    if (rq.a.size() != n || !rq.b.empty() || !rq.c.empty() || rq.check_rows != 0)
+      return make_error("compute_h: from compiled rows, a receives 2^" + std::to_string(rq.log_n) +
+                        " values and b, c and the row check are empty");
+    if (rq.rows->num_rows() > n) return make_error("compute_h: the compiled rows do not fit the domain");
+    return Status::Ok();
+  }
   const size_t c_len = rq.c_from_ab ? 0 : n;
   if (rq.a.size() != n || rq.b.size() != n || rq.c.size() != c_len)
     return make_error("compute_h: a and b must each hold 2^" + std::to_string(rq.log_n) + " values, c " +
@@ -104,6 +137,9 @@ class ComputeBackend {
   // "cpu", "cuda:0", ... for logs and errors.
   virtual std::string name() const = 0;
   virtual Status compute_h(const HRequest& request) = 0;
+  // Whether compute_h takes HRequest::rows (a, b, c formed from compiled rows and a witness). The
+  // prover evaluates the rows on the host for a backend that does not.
+  virtual bool evaluates_compiled_rows() const { return false; }
   virtual Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) = 0;
   virtual Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) = 0;
   // The device stages planned since the last call (empty for host backends), oldest first.

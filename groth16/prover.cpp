@@ -1,11 +1,15 @@
 #include "groth16/prover.hpp"
 
 #include <chrono>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
+#include "backend/cpu/sparse_rows.hpp"
 #include "groth16/random.hpp"
+#include "r1cs/compiled/compiled_circuit.hpp"
 
 namespace cuzk::groth16 {
 
@@ -19,11 +23,23 @@ Status check_assignment_shape(const ProvingKey& pk, const r1cs::Assignment& as) 
     return mismatch("the number of public inputs (with ONE)", as.input_assignment.size(), pk.num_inputs);
   if (as.aux_assignment.size() != pk.num_aux)
     return mismatch("the number of auxiliary values", as.aux_assignment.size(), pk.num_aux);
-  if (as.a.size() != as.b.size()) return make_error("assignment: a and b have different lengths");
-  if (as.c_from_ab ? !as.c.empty() : as.c.size() != as.a.size())
-    return make_error(as.c_from_ab ? "assignment: c is given but marked as formed from a·b"
-                                   : "assignment: c's length differs from a's and b's");
-  if (as.a.size() > pk.domain_size) return mismatch("the number of constraints", as.a.size(), pk.domain_size);
+  if (as.witness_only()) {
+    if (!as.compiled)
+      return make_error("assignment: a witness without the compiled circuit that gives its a, b, c");
+    if (!as.a.empty() || !as.b.empty() || !as.c.empty())
+      return make_error("assignment: a witness-only assignment holds a, b or c");
+    if (as.compiled->num_rows() != as.witness_rows ||
+        as.compiled->num_inputs() != as.input_assignment.size() ||
+        as.compiled->num_aux() != as.aux_assignment.size())
+      return make_error("assignment: the witness does not have its compiled circuit's shape");
+  } else {
+    if (as.a.size() != as.b.size()) return make_error("assignment: a and b have different lengths");
+    if (as.c_from_ab ? !as.c.empty() : as.c.size() != as.a.size())
+      return make_error(as.c_from_ab ? "assignment: c is given but marked as formed from a·b"
+                                     : "assignment: c's length differs from a's and b's");
+  }
+  if (as.num_constraints() > pk.domain_size)
+    return mismatch("the number of constraints", as.num_constraints(), pk.domain_size);
   if (pk.layout == QueryLayout::compacted) {
     if (as.a_aux_density.bit_len != pk.num_aux || as.b_aux_density.bit_len != pk.num_aux ||
         as.b_input_density.bit_len != pk.num_inputs)
@@ -58,17 +74,52 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
   return {rng.next_fr(), rng.next_fr()};
 }
 
+CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const Fr> inputs,
+                           std::span<const Fr> aux) {
+  CompiledRows rows;
+  rows.identity = &circuit;
+  rows.bytes = circuit.bytes();
+  rows.coeffs = circuit.coeffs();
+  SparseSide* sides[3] = {&rows.a, &rows.b, &rows.c};
+  for (unsigned s = 0; s < 3; ++s) {
+    const r1cs::CompiledSide& side = circuit.side(r1cs::Side(s));
+    *sides[s] = {side.row_start, side.wire, side.coeff};
+  }
+  rows.num_constraints = circuit.num_constraints();
+  rows.inputs = inputs;
+  rows.aux = aux;
+  return rows;
+}
+
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
                           size_t check_rows, bool keep_on_device) {
   const size_t n = pk.domain_size;
-  for (auto* v : {&as.a, &as.b}) v->resize(n, Fr::zero());
-  if (!as.c_from_ab) as.c.resize(n, Fr::zero());
+  std::optional<CompiledRows> rows;
+  if (as.witness_only()) {
+    if (!as.compiled) return make_error("assignment: a witness without its compiled circuit");
+    rows = compiled_rows(*as.compiled, as.input_assignment, as.aux_assignment);
+    as.a.resize(n);
+    if (backend.evaluates_compiled_rows()) {
+      check_rows = 0;
+    } else {
+      // A backend without the sparse product: a, b (and c) formed here first.
+      as.b.resize(n);
+      as.c_from_ab = !rows->c.present();
+      as.c.resize(as.c_from_ab ? 0 : n);
+      CUZK_TRY_STATUS(cpu::evaluate_rows(*rows, as.a, as.b, as.c, ThreadPool::shared()));
+      rows.reset();
+    }
+  } else {
+    for (auto* v : {&as.a, &as.b}) v->resize(n, Fr::zero());
+    if (!as.c_from_ab) as.c.resize(n, Fr::zero());
+  }
   HRequest rq;
+  rq.rows = rows ? &*rows : nullptr;
   rq.a = as.a;
   rq.b = as.b;
   rq.c = as.c;
   rq.c_from_ab = as.c_from_ab;
-  if (as.c_from_ab) check_rows = 0;  // c is a∘b: there is nothing to check
+  if (as.c_from_ab || rows) check_rows = 0;  // c is a∘b, or the rows are formed by the backend
   rq.log_n = log2_exact(n);
   rq.convention = pk.convention;
   rq.mode = pk.h_query == HQuery::z_over_delta ? HMode::divide_by_z_on_coset : HMode::odd_coset;
@@ -106,7 +157,7 @@ Result<Proof> create_proof(const ProvingKey& pk, r1cs::Assignment& as, const Pro
   lap(tm.check_ms);
   // a·b = c is checked by the backend before it transforms the vectors (on the device where it has
   // them there), unless the caller has checked the rows already.
-  const size_t rows = as.a.size();
+  const size_t rows = as.num_constraints();
   // The H query is the next call (msm_batch's first request), so h may stay on the device.
   const Status h = compute_h_in_place(pk, as, backend, options.rows_checked ? 0 : rows, true);
   CUZK_TRY_STATUS(h);

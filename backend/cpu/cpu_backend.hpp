@@ -11,6 +11,7 @@ class CpuBackend final : public ComputeBackend {
   explicit CpuBackend(ThreadPool& pool = ThreadPool::shared()) : pool_(pool) {}
   std::string name() const override { return "cpu"; }
   Status compute_h(const HRequest& request) override;
+  bool evaluates_compiled_rows() const override { return true; }
   Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) override;
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
 

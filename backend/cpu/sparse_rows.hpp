@@ -1,0 +1,24 @@
+// The sparse matrix-vector product of compiled constraint rows (backend/compute.hpp's
+// CompiledRows) on the host: a, b and c for the H stage from the witness alone.
+#pragma once
+
+#include <span>
+
+#include "backend/compute.hpp"
+#include "common/result.hpp"
+#include "common/thread_pool.hpp"
+
+namespace cuzk::cpu {
+
+// Row r of one side: Σ coeffs[coeff[k]] · w[wire[k]], skipping the product for the coefficients
+// 1 and −1 and for witness values 0 and 1 (most wires of real circuits are bits).
+Fr sparse_row(const CompiledRows& rows, const SparseSide& side, size_t r);
+
+// a, b (and c when the rows have C) over the whole domain: the constraint rows, then a_i = x_i for
+// each input with b = c = 0 there, then zeros. `c` is empty when the rows have no C (c = a∘b).
+// Checks that every wire is within the witness before reading it, so that mismatched rows and
+// witness are an error, never an out-of-bounds read.
+Status evaluate_rows(const CompiledRows& rows, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                     ThreadPool& pool);
+
+}  // namespace cuzk::cpu
