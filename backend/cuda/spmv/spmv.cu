@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "backend/cuda/ntt/fr_access.cuh"
 #include "backend/cuda/spmv/kernels.hpp"
 
@@ -82,8 +84,8 @@ Status sum_rows(const Stream& s, const RowRun& run, const Fr* coeffs, const Fr* 
     return make_error("spmv: the block must be a multiple of 32 threads, at most 256");
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
-  const size_t blocks = (run.rows + config.block - 1) / config.block;
-  const unsigned grid = unsigned(blocks < (size_t(1) << 20) ? blocks : (size_t(1) << 20));
+  const size_t cap = config.max_blocks ? config.max_blocks : size_t(1) << 20;
+  const unsigned grid = unsigned(std::min((run.rows + config.block - 1) / config.block, cap));
   sum_rows_kernel<<<grid, config.block, 0, s.get()>>>(run, coeffs, w, out, config.long_row);
   return check_launch("sum_rows_kernel");
 }

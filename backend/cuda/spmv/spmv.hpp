@@ -38,8 +38,9 @@ class DeviceCache;
 class HostStager;
 
 struct SpmvConfig {
-  unsigned block = 256;    // threads a block (a multiple of 32)
-  unsigned long_row = 32;  // rows with more terms are summed by a whole warp
+  unsigned block = 256;     // threads a block (a multiple of 32, at most 256)
+  unsigned long_row = 32;   // rows with more terms are summed by a whole warp
+  unsigned max_blocks = 0;  // the grid's cap (warps then loop over rows); 0: 2^20
 };
 
 // The stage's device memory, planned before any of it is allocated.
