@@ -14,6 +14,8 @@
 
 #include "backend/cuda/runtime/staging.hpp"
 #include "backend/cuda/spmv/spmv.hpp"
+#include "backend/cuda/spmv/spmv_stage.hpp"
+#include "backend/cuda/worker_device.hpp"
 #include "gpu_test_util.hpp"
 #include "r1cs/compiled/compiled_circuit.hpp"
 
@@ -323,6 +325,46 @@ TEST(GpuSpmv, BadShapesAreErrors) {
   cut.sides[1].wire = cut.sides[1].wire.first(cut.sides[1].wire.size() - 1);
   EXPECT_FALSE(DeviceCompiledCircuit::upload(cut, nullptr, f->s).ok());
   CUZK_ASSERT_OK(f->s.synchronize());
+}
+
+// The step the H stage takes on a worker's device: the witness from host memory, resident and
+// streamed plans from the worker's budget.
+TEST(GpuSpmv, WorkerStepEvaluatesTheHostWitness) {
+  CUZK_REQUIRE_GPU();
+  CudaBackendOptions opt;
+  opt.device = gputest::test_device();
+  opt.vram_budget = size_t(1) << 30;
+  auto dev = WorkerDevice::create(opt);
+  CUZK_ASSERT_OK(dev);
+  std::mt19937_64 rng(gputest::test_seed() + 4);
+  Shape sh;
+  sh.constraints = 4000;
+  sh.num_inputs = 6;
+  sh.num_aux = 3000;
+  const CompiledCircuit cc = random_circuit(sh, rng);
+  const CircuitMatrices m = matrices_of(cc);
+  const std::vector<Fr> w = random_witness(cc.num_wires(), Witness::mixed, rng);
+  const std::span<const Fr> inputs = std::span(w).first(cc.num_inputs()),
+                            aux = std::span(w).subspan(cc.num_inputs());
+  auto dc = DeviceCompiledCircuit::upload(m, &(*dev)->stager(), (*dev)->stream());
+  CUZK_ASSERT_OK(dc);
+  const size_t n = domain_for(cc.num_rows());
+  for (bool resident : {true, false}) {
+    auto plan = plan_spmv(m, resident, (*dev)->available());
+    CUZK_ASSERT_OK(plan);
+    EXPECT_EQ(plan->kind, resident ? SpmvPlan::Kind::resident : SpmvPlan::Kind::streamed);
+    Outputs out = Outputs::make(n, true, (*dev)->stream());
+    CUZK_ASSERT_OK(evaluate_witness(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan, out.span(0),
+                                    out.span(1), out.span(2)));
+    expect_sides(cc, w, out, (*dev)->stream(), resident ? "worker, resident" : "worker, streamed");
+  }
+  // A witness of another circuit's shape.
+  auto plan = plan_spmv(m, true, (*dev)->available());
+  CUZK_ASSERT_OK(plan);
+  Outputs out = Outputs::make(n, true, (*dev)->stream());
+  EXPECT_FALSE(evaluate_witness(**dev, {&*dc, m, inputs, aux.first(aux.size() - 1)}, *plan, out.span(0),
+                                out.span(1), out.span(2))
+                   .ok());
 }
 
 // Host-only: the plan's choices and their bytes (runs without a GPU too).
