@@ -3,7 +3,8 @@
 // around it (the matrices once, the witness per proof, both from pageable memory through the
 // stager), optionally the streamed evaluation from host memory.
 //
-//   cuzk_bench_spmv [rows ...]        rows of the circuit, e.g. 130M (default), 16M, 1000000
+//   cuzk_bench_spmv [rows ...]        rows of the circuit: 130278869 (default, a 32 GiB PoRep
+//                                     partition), 16M (16 000 000), 500K, ...
 //                   [--terms t]       mean terms a row on A and B (rows of 1 .. 2t − 1; default 3)
 //                   [--long-every k]  every k-th row is long (default 1000; 0: none)
 //                   [--long-terms l]  terms of a long row (default 256, multipacking's ~254 bits)
@@ -55,6 +56,8 @@ void parallel_for(size_t n, Fn&& f) {
   }
   for (auto& th : pool) th.join();
 }
+
+bool check_ok(cudaError_t e) { return e == cudaSuccess; }
 
 double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch())
@@ -121,7 +124,7 @@ HostSide make_side(size_t rows, size_t wires, uint32_t inputs, size_t table, con
 size_t parse_rows(const std::string& s) {
   const char unit = s.empty() ? 0 : s.back();
   const size_t v = std::strtoull(s.c_str(), nullptr, 10);
-  return unit == 'M' || unit == 'm' ? v << 20 : unit == 'K' || unit == 'k' ? v << 10 : v;
+  return unit == 'M' || unit == 'm' ? v * 1000000 : unit == 'K' || unit == 'k' ? v * 1000 : v;
 }
 
 // Rows [from, to) of one output against the host sum.
@@ -230,18 +233,22 @@ int bench(size_t rows, const Options& o, const Stream& s, const Stream& copy, Ho
       "  resident: %.2f ms median (min %.2f, max %.2f), %.0f GB/s effective (long_row %u, block %u)\n", med,
       ms.front(), ms.back(), bytes / med / 1e6, o.cfg.long_row, o.cfg.block);
 
-  if (o.check) {
+  // The first and last 2^20 rows of each side against the host sum (the long rows, the input rows
+  // and the padding among them).
+  const auto check = [&](const char* what) {
     const size_t span = std::min<size_t>(n, size_t(1) << 20);
     size_t wrong = 0;
     for (unsigned i = 0; i < sides; ++i)
       wrong += count_wrong(&host[i], i == 0, m, w, outs[i].span(), 0, span, s) +
                count_wrong(&host[i], i == 0, m, w, outs[i].span(), n - span, n, s);
-    std::printf("  check: %zu wrong values in the first and last %zu rows of each side\n", wrong, span);
-    if (wrong) return 1;
-  }
+    std::printf("  check (%s): %zu wrong values in the first and last %zu rows of each side\n", what, wrong,
+                span);
+    return wrong == 0;
+  };
+  if (o.check && !check("resident")) return 1;
 
   if (o.streamed) {
-    auto plan = plan_spmv(m, false, size_t(1) << 30);
+    auto plan = plan_spmv(m, false, wires * sizeof(Fr) + (size_t(1) << 30));  // chunks within 1 GiB
     if (!plan) return std::fprintf(stderr, "plan: %s\n", plan.message().c_str()), 1;
     t0 = now_ms();
     if (auto st = evaluate_streamed(m, *plan, dw->data(), outs[0].span(), outs[1].span(), c, stager, s, copy,
@@ -251,6 +258,14 @@ int bench(size_t rows, const Options& o, const Stream& s, const Stream& copy, Ho
     const double st_ms = now_ms() - t0;
     std::printf("  streamed (%s): %.1f ms wall, %.1f GB/s of matrices\n", plan->choice.c_str(), st_ms,
                 double(dc->bytes()) / st_ms / 1e6);
+    if (o.check) {
+      for (auto& v : outs)
+        if (!check_ok(cudaMemsetAsync(v.data(), 0xa5, n * sizeof(Fr), s.get()))) return 1;
+      if (auto st = evaluate_streamed(m, *plan, dw->data(), outs[0].span(), outs[1].span(), c, stager, s,
+                                      copy, nullptr, o.cfg);
+          !st || !check("streamed"))
+        return 1;
+    }
   }
   return 0;
 }
