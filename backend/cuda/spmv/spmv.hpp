@@ -58,8 +58,8 @@ struct SpmvPlan {
 // chunks that fit (2^24 terms down to 2^16). An error names what does not fit.
 Result<SpmvPlan> plan_spmv(const CircuitMatrices& m, bool resident, size_t available);
 
-// Device bytes of the streamed buffers for chunks of `rows` rows and `terms` terms (two sets), and
-// of the coefficient table.
+// Device bytes of the streamed buffers for chunks of `rows` rows and `terms` terms (two sets, so
+// that one chunk crosses while the other is evaluated).
 size_t streamed_chunk_bytes(size_t rows, size_t terms);
 
 // The witness (inputs, then aux) into device `dst` (at least inputs.size() + aux.size() values),
@@ -72,17 +72,18 @@ Status upload_witness(std::span<const Fr> inputs, std::span<const Fr> aux, Devic
                       HostStager& stager, const Stream& s);
 
 // a, b (and c) from the resident circuit and the device witness (num_wires values, 16-byte
-// aligned), queued on `s`. Each output holds 2^log_n ≥ num_rows values; c is empty when the
-// circuit has no C (c then stands for a∘b: HRequest::c_from_ab) or when the caller wants none.
-// Returns once the work is queued.
+// aligned), queued on `s`. Each output holds n ≥ num_rows values (2^log_n for the H stage), zero
+// beyond the rows; c is empty when the circuit has no C (c then stands for a∘b:
+// HRequest::c_from_ab) or when the caller wants none. Returns once the work is queued.
 Status evaluate_on_device(const DeviceCompiledCircuit& circuit, const Fr* d_witness, DeviceSpan<Fr> a,
                           DeviceSpan<Fr> b, DeviceSpan<Fr> c_or_empty, const Stream& s,
                           const SpmvConfig& config = {});
 
 // The same with the matrices in host memory (`m`, pageable or pinned), streamed as `plan` says
-// (Kind::streamed): buffers from `cache` when given (else allocated), chunks copied through the
-// stager on `copy` while `s` evaluates the last one. The host arrays are read by the time it returns;
-// the outputs hold the result in stream order on `s`.
+// (Kind::streamed): buffers from `cache` when given (they go back to it in stream order on `s`),
+// else allocated and freed (cudaFree waits for the device); chunks copied through the stager on
+// `copy` while `s` evaluates the last one. The host arrays are read by the time it returns; the
+// outputs hold the result in stream order on `s`. A row longer than plan.chunk_terms is an error.
 Status evaluate_streamed(const CircuitMatrices& m, const SpmvPlan& plan, const Fr* d_witness,
                          DeviceSpan<Fr> a, DeviceSpan<Fr> b, DeviceSpan<Fr> c_or_empty, HostStager& stager,
                          const Stream& s, const Stream& copy, DeviceCache* cache = nullptr,
