@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/circuit_matrices.hpp"
 #include "backend/domain.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
@@ -30,26 +31,15 @@ enum class HMode {
   odd_coset,
 };
 
-// One side of a circuit's constraint rows in compressed sparse rows: row r is Σ coeffs[coeff[k]] ·
-// w[wire[k]] over k in [row_start[r], row_start[r + 1]), with w the witness numbered ONE, the other
-// inputs, then the auxiliaries (r1cs/compiled/compiled_circuit.hpp builds them).
-struct SparseSide {
-  std::span<const uint32_t> row_start, wire, coeff;
-  bool present() const { return !row_start.empty(); }
-};
-
 // The prover's a, b, c as the backend's sparse matrix-vector product instead of vectors: the
 // circuit's constraint rows times the witness, then one row per input (a = x_i, b = c = 0), the
 // rest of the domain zero. A backend that holds the matrices where it computes H never moves
 // a, b, c at all, only the witness, which its MSMs read anyway.
 struct CompiledRows {
-  const void* identity = nullptr;  // the same for the same matrices while they live: caches key on it
-  size_t bytes = 0;                // of the matrices and the table, for memory plans
-  std::span<const Fr> coeffs;      // the coefficient table; [0] = 1, [1] = −1
-  SparseSide a, b, c;              // c absent: c = a∘b
-  size_t num_constraints = 0;
+  const void* identity = nullptr;   // the same for the same matrices while they live: caches key on it
+  CircuitMatrices matrices;         // the arrays of a checked compiled circuit
   std::span<const Fr> inputs, aux;  // the witness; inputs[0] = ONE
-  size_t num_rows() const { return num_constraints + inputs.size(); }
+  size_t num_rows() const { return matrices.num_rows(); }
 };
 
 struct HRequest {

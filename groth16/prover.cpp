@@ -78,14 +78,15 @@ CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const
                            std::span<const Fr> aux) {
   CompiledRows rows;
   rows.identity = &circuit;
-  rows.bytes = circuit.bytes();
-  rows.coeffs = circuit.coeffs();
-  SparseSide* sides[3] = {&rows.a, &rows.b, &rows.c};
+  CircuitMatrices& m = rows.matrices;
+  m.num_inputs = circuit.num_inputs();
+  m.num_aux = circuit.num_aux();
+  m.num_constraints = circuit.num_constraints();
+  m.coeffs = circuit.coeffs();
   for (unsigned s = 0; s < 3; ++s) {
     const r1cs::CompiledSide& side = circuit.side(r1cs::Side(s));
-    *sides[s] = {side.row_start, side.wire, side.coeff};
+    m.sides[s] = {side.row_start, side.wire, side.coeff};
   }
-  rows.num_constraints = circuit.num_constraints();
   rows.inputs = inputs;
   rows.aux = aux;
   return rows;
@@ -104,7 +105,7 @@ Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBac
     } else {
       // A backend without the sparse product: a, b (and c) formed here first.
       as.b.resize(n);
-      as.c_from_ab = !rows->c.present();
+      as.c_from_ab = !rows->matrices.has_c();
       as.c.resize(as.c_from_ab ? 0 : n);
       CUZK_TRY_STATUS(cpu::evaluate_rows(*rows, as.a, as.b, as.c, ThreadPool::shared()));
       rows.reset();

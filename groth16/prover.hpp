@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 
 #include "backend/compute.hpp"
 #include "common/result.hpp"
 #include "common/thread_pool.hpp"
 #include "groth16/keys.hpp"
 #include "io/proof.hpp"
+#include "r1cs/compiled/compiled_circuit.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace cuzk::groth16 {
@@ -22,6 +24,11 @@ struct ProofRandomness {
   static ProofRandomness fresh();
   static ProofRandomness from_seed(uint64_t seed);  // tests and reproducible benchmarks
 };
+
+// A compiled circuit's arrays with a witness, as the backends take them (HRequest::rows): the
+// circuit must outlive the result, which points into it.
+CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const Fr> inputs,
+                           std::span<const Fr> aux);
 
 // The scalars of the H query: coefficients of (A·B − C)/Z (bellman keys, m − 1 of them) or the
 // values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them), computed in

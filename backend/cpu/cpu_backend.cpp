@@ -14,7 +14,7 @@ Status CpuBackend::compute_h(const HRequest& request) {
   const size_t n = size_t(1) << request.log_n;
   if (request.rows != nullptr) {
     // a, b (and c) from the compiled rows, then the usual transforms over them.
-    const bool with_c = request.rows->c.present();
+    const bool with_c = request.rows->matrices.has_c();
     std::vector<Fr> b(n), c(with_c ? n : 0);
     CUZK_TRY_STATUS(evaluate_rows(*request.rows, request.a, b, c, pool_));
     HRequest evaluated = request;

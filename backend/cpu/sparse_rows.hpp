@@ -16,8 +16,7 @@ Fr sparse_row(const CompiledRows& rows, const SparseSide& side, size_t r);
 
 // a, b (and c when the rows have C) over the whole domain: the constraint rows, then a_i = x_i for
 // each input with b = c = 0 there, then zeros. `c` is empty when the rows have no C (c = a∘b).
-// Checks that every wire is within the witness before reading it, so that mismatched rows and
-// witness are an error, never an out-of-bounds read.
+// The arrays must be a checked compiled circuit's; the witness is checked to be its shape.
 Status evaluate_rows(const CompiledRows& rows, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                      ThreadPool& pool);
 

@@ -183,7 +183,7 @@ int bench(size_t rows, const Options& o, const Stream& s, const Stream& copy, Ho
   m.coeffs = table;
   size_t nnz = 0;
   for (unsigned i = 0; i < sides; ++i) {
-    m.sides[i] = SparseRows{host[i].row_start, host[i].wire, host[i].coeff};
+    m.sides[i] = SparseSide{host[i].row_start, host[i].wire, host[i].coeff};
     nnz += host[i].wire.size();
   }
   std::printf("  generated in %.0f ms: %zu terms (%.2f a row a side), matrices %.2f GiB\n", now_ms() - t0,

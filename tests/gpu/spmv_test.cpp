@@ -17,6 +17,7 @@
 #include "backend/cuda/spmv/spmv_stage.hpp"
 #include "backend/cuda/worker_device.hpp"
 #include "gpu_test_util.hpp"
+#include "groth16/prover.hpp"
 #include "r1cs/compiled/compiled_circuit.hpp"
 
 namespace cuzk::cuda {
@@ -28,18 +29,7 @@ using r1cs::CompiledParts;
 using r1cs::Side;
 
 // The view the device takes, field by field (the backend does not know the r1cs type).
-CircuitMatrices matrices_of(const CompiledCircuit& cc) {
-  CircuitMatrices m;
-  m.num_inputs = cc.num_inputs();
-  m.num_aux = cc.num_aux();
-  m.num_constraints = cc.num_constraints();
-  m.coeffs = cc.coeffs();
-  for (unsigned s = 0; s < 3; ++s) {
-    const r1cs::CompiledSide& side = cc.side(Side(s));
-    m.sides[s] = SparseRows{side.row_start, side.wire, side.coeff};
-  }
-  return m;
-}
+CircuitMatrices matrices_of(const CompiledCircuit& cc) { return groth16::compiled_rows(cc, {}, {}).matrices; }
 
 enum class Witness { zeros, ones, random, mixed };
 
@@ -377,7 +367,7 @@ TEST(GpuSpmv, PlansCountTheirBytes) {
   m.num_aux = 998;
   m.num_constraints = 1000;
   m.coeffs = table;
-  m.sides[0] = m.sides[1] = SparseRows{rs, wire, coeff};
+  m.sides[0] = m.sides[1] = SparseSide{rs, wire, coeff};
   const size_t witness = 1000 * sizeof(Fr);
 
   auto res = plan_spmv(m, true, witness);

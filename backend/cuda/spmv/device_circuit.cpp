@@ -28,7 +28,7 @@ std::vector<Piece> layout(const CircuitMatrices& m, size_t* total) {
     at += aligned(bytes);
   };
   add(m.coeffs.data(), m.coeffs.size_bytes());
-  for (const SparseRows& s : m.sides) {
+  for (const SparseSide& s : m.sides) {
     if (!s.present()) continue;
     add(s.row_start.data(), s.row_start.size_bytes());
     add(s.wire.data(), s.wire.size_bytes());

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "backend/cuda/runtime/runtime.hpp"
-#include "backend/cuda/spmv/circuit_matrices.hpp"
+#include "backend/circuit_matrices.hpp"
 #include "common/result.hpp"
 
 namespace cuzk::cuda {

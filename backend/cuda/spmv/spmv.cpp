@@ -84,7 +84,7 @@ Result<SpmvPlan> plan_spmv(const CircuitMatrices& m, bool resident, size_t avail
     return p;
   }
   size_t max_terms = 1;
-  for (const SparseRows& s : m.sides) max_terms = std::max(max_terms, s.nnz());
+  for (const SparseSide& s : m.sides) max_terms = std::max(max_terms, s.nnz());
   const size_t table = m.coeffs.size_bytes();
   const size_t rows = std::max<size_t>(1, size_t(m.num_constraints));
   for (size_t terms = size_t(1) << 24; terms >= (size_t(1) << 16); terms /= 2) {
@@ -161,7 +161,7 @@ Status evaluate_streamed(const CircuitMatrices& m, const SpmvPlan& plan, const F
   size_t chunk = 0;
   for (size_t side = 0; side < 3; ++side) {
     if (outs[side].size() == 0) continue;
-    const SparseRows& h = m.sides[side];
+    const SparseSide& h = m.sides[side];
     const uint32_t* rs = h.row_start.data();
     for (size_t r0 = 0; r0 < rows; ++chunk) {
       // The most rows from r0 whose terms fit a chunk.

@@ -28,7 +28,7 @@
 #include <string>
 
 #include "backend/cuda/runtime/runtime.hpp"
-#include "backend/cuda/spmv/circuit_matrices.hpp"
+#include "backend/circuit_matrices.hpp"
 #include "backend/cuda/spmv/device_circuit.hpp"
 #include "common/result.hpp"
 

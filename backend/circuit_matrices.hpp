@@ -1,7 +1,8 @@
-// The arrays of a compiled circuit (r1cs/compiled/compiled_circuit.hpp) as the device takes them.
+// The arrays of a compiled circuit (r1cs/compiled/compiled_circuit.hpp) as the backends take them
+// for their sparse products (backend/cpu/sparse_rows.hpp, backend/cuda/spmv/).
 //
-// The backend sits below r1cs/, so it names the arrays, not the type: the caller (groth16/, the
-// engine) fills this from a checked r1cs::CompiledCircuit, field by field. The layout is the same:
+// The backend sits below r1cs/, so it names the arrays, not the type: the caller (groth16/) fills
+// this from a checked r1cs::CompiledCircuit, field by field. The layout is the same:
 // per side (A, B, C) compressed sparse rows over the circuit's constraints, a term being a wire and
 // the index of its coefficient in one table that starts with 1 and −1. Wires are numbered like a
 // snarkjs witness: 0 = ONE, 1 .. num_inputs − 1 the other inputs, num_inputs + j = aux j. The rows
@@ -22,14 +23,14 @@
 #include "common/result.hpp"
 #include "field/fields.hpp"
 
-namespace cuzk::cuda {
+namespace cuzk {
 
 // Indices of the two coefficients every table starts with (r1cs::kCoeffOne, r1cs::kCoeffMinusOne).
 inline constexpr uint32_t kSpmvCoeffOne = 0;
 inline constexpr uint32_t kSpmvCoeffMinusOne = 1;
 
 // One side in compressed sparse rows: row r's terms are [row_start[r], row_start[r + 1]).
-struct SparseRows {
+struct SparseSide {
   std::span<const uint32_t> row_start;  // num_constraints + 1 offsets; empty when the side is absent
   std::span<const uint32_t> wire;       // per term
   std::span<const uint32_t> coeff;      // per term, an index into CircuitMatrices::coeffs
@@ -42,7 +43,7 @@ struct CircuitMatrices {
   uint32_t num_aux = 0;
   uint64_t num_constraints = 0;
   std::span<const Fr> coeffs;       // Montgomery form; [0] = 1, [1] = −1
-  std::array<SparseRows, 3> sides;  // A, B, C (C may be absent: c then stands for a∘b)
+  std::array<SparseSide, 3> sides;  // A, B, C (C may be absent: c then stands for a∘b)
 
   size_t num_wires() const { return size_t(num_inputs) + num_aux; }
   // The rows the prover evaluates: the constraints and one per input.
@@ -59,7 +60,7 @@ inline std::string circuit_shape_error(const CircuitMatrices& m) {
   if (m.num_rows() > UINT32_MAX) return "more than 2^32 - 1 rows";
   if (!m.sides[0].present() || !m.sides[1].present()) return "sides A and B must be present";
   for (size_t s = 0; s < 3; ++s) {
-    const SparseRows& side = m.sides[s];
+    const SparseSide& side = m.sides[s];
     const std::string name(1, "ABC"[s]);
     if (!side.present()) {
       if (side.nnz() || !side.coeff.empty()) return "side " + name + " has terms but no row offsets";
@@ -78,4 +79,4 @@ inline std::string circuit_shape_error(const CircuitMatrices& m) {
   return {};
 }
 
-}  // namespace cuzk::cuda
+}  // namespace cuzk
