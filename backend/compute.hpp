@@ -36,7 +36,7 @@ enum class HMode {
 // rest of the domain zero. A backend that holds the matrices where it computes H never moves
 // a, b, c at all, only the witness, which its MSMs read anyway.
 struct CompiledRows {
-  const void* identity = nullptr;   // the same for the same matrices while they live: caches key on it
+  uint64_t id = 0;  // unique to the matrices in this process (CompiledCircuit::id): device copies key on it
   CircuitMatrices matrices;         // the arrays of a checked compiled circuit
   std::span<const Fr> inputs, aux;  // the witness; inputs[0] = ONE
   size_t num_rows() const { return matrices.num_rows(); }

@@ -77,7 +77,7 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
 CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const Fr> inputs,
                            std::span<const Fr> aux) {
   CompiledRows rows;
-  rows.identity = &circuit;
+  rows.id = circuit.id();
   CircuitMatrices& m = rows.matrices;
   m.num_inputs = circuit.num_inputs();
   m.num_aux = circuit.num_aux();

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "backend/cuda/compiled_residency.hpp"
 #include "backend/cuda/h_stage.hpp"
 #include "backend/cuda/msm_batch.hpp"
 #include "backend/cuda/msm_residency.hpp"
@@ -19,7 +20,8 @@ Result<std::unique_ptr<CudaBackend>> CudaBackend::create(const CudaBackendOption
 CudaBackend::CudaBackend(std::unique_ptr<WorkerDevice> device)
     : device_(std::move(device)),
       msms_(std::make_unique<MsmResidency>(*device_)),
-      h_(std::make_unique<HStage>(*device_, *msms_)),
+      compiled_(std::make_unique<CompiledResidency>(*device_)),
+      h_(std::make_unique<HStage>(*device_, *msms_, *compiled_)),
       batch_(std::make_unique<MsmBatchRunner>(*device_, *msms_)),
       budget_(device_->budget) {}
 
@@ -93,6 +95,7 @@ void CudaBackend::clear_log() {
 void CudaBackend::release_resident() {
   std::lock_guard lock(mutex_);
   msms_->release_all();
+  compiled_->release();
   device_->kept.drop();
   device_->cache.release_idle();
   if (device_->options.shared_bases) device_->options.shared_bases->release_unused();

@@ -68,6 +68,7 @@ using StagePlan = DeviceStage;
 
 class WorkerDevice;
 class MsmResidency;
+class CompiledResidency;
 class HStage;
 class MsmBatchRunner;
 
@@ -81,6 +82,7 @@ class CudaBackend final : public ComputeBackend {
 
   std::string name() const override;
   Status compute_h(const HRequest& request) override;
+  bool evaluates_compiled_rows() const override { return true; }
   Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) override;
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
   Result<MsmBatchResult> msm_batch(const MsmBatch& batch) override;
@@ -112,6 +114,7 @@ class CudaBackend final : public ComputeBackend {
   mutable std::mutex mutex_;
   std::unique_ptr<WorkerDevice> device_;  // declared first: the parts use it until they are gone
   std::unique_ptr<MsmResidency> msms_;
+  std::unique_ptr<CompiledResidency> compiled_;
   std::unique_ptr<HStage> h_;
   std::unique_ptr<MsmBatchRunner> batch_;
   size_t budget_ = 0;

@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "backend/cpu/row_check.hpp"
+#include "backend/cpu/sparse_rows.hpp"
+#include "backend/cuda/compiled_residency.hpp"
 #include "backend/cuda/msm_residency.hpp"
 #include "backend/cuda/ntt/ntt.hpp"
 #include "backend/cuda/ntt/pointwise.hpp"
+#include "backend/cuda/spmv/spmv_stage.hpp"
 
 namespace cuzk::cuda {
 namespace {
@@ -43,6 +46,11 @@ struct RowVerdict {
 
 }  // namespace
 
+struct HStage::FromRows {
+  const DeviceCompiledCircuit* resident = nullptr;  // nullptr: the matrices stream from the host
+  SpmvPlan spmv;
+};
+
 // One call's transforms and vectors. Every buffer is taken before anything is queued (a new
 // block's cudaMalloc may wait for the device) and given back to the cache at the end: the first
 // plan.borrowed vectors are slices of the MSM work area, the others blocks of the cache. A plan
@@ -50,6 +58,7 @@ struct RowVerdict {
 struct HStage::Run {
   const HRequest& rq;
   const Plan& plan;
+  const FromRows* rows;  // set: a, b (and c) come from compiled rows
   size_t n;
   NttPlan ntt;
   NttCosetPowers coset;
@@ -110,13 +119,16 @@ Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) co
                     mib(dev_.resident) + ")");
 }
 
+bool HStage::evict_for_stage() { return msms_.evict_one_idle() || compiled_.evict_idle(); }
+
 Status HStage::compute(const HRequest& rq) {
   CUZK_TRY_STATUS(check_h_request(rq));
+  if (rq.rows) return compute_from_rows(rq);
   dev_.kept.drop();
   const bool check = rq.check_rows > 0;
   auto p = plan(rq.log_n, check, rq.keep_on_device);
   // Resident bases of other parameter sets (not used by this call) give way before a stage fails.
-  while (!p && msms_.evict_one_idle()) p = plan(rq.log_n, check, rq.keep_on_device);
+  while (!p && evict_for_stage()) p = plan(rq.log_n, check, rq.keep_on_device);
   if (!p && rq.keep_on_device) p = plan(rq.log_n, check);  // then h comes back
   if (!p) return p.error();
   dev_.record(p->stage);
@@ -126,7 +138,55 @@ Status HStage::compute(const HRequest& rq) {
   return Status::Ok();
 }
 
-Status HStage::run_planned(const HRequest& rq, const Plan& plan) {
+Status HStage::compute_from_rows(const HRequest& rq) {
+  const CompiledRows& rows = *rq.rows;
+  dev_.kept.drop();
+  // The three vectors on the device (the lean plan has one: the rows then go through the host),
+  // the matrices resident if they fit beside them and the witness, else streamed in chunks.
+  const size_t witness = (rows.inputs.size() + rows.aux.size()) * sizeof(Fr);
+  std::optional<Plan> p;
+  FromRows from;
+  for (;;) {
+    auto hp = plan(rq.log_n, false, rq.keep_on_device);
+    if (!hp && rq.keep_on_device) hp = plan(rq.log_n, false);
+    if (hp && hp->kind == Plan::Kind::resident) {
+      auto resident = compiled_.get(rows, hp->stage.bytes + witness);
+      if (!resident) return resident.error();
+      const size_t avail = dev_.available();
+      auto sp = avail > hp->stage.bytes
+                    ? plan_spmv(rows.matrices, *resident != nullptr, avail - hp->stage.bytes)
+                    : Result<SpmvPlan>(make_error("no room"));
+      if (sp) {
+        from = {*resident, *sp};
+        p = *hp;
+        break;
+      }
+    }
+    if (!evict_for_stage()) break;
+  }
+  if (!p) {
+    // No room for the product on the device: a, b (and c) from the host's, then the usual stage.
+    const size_t n = size_t(1) << rq.log_n;
+    const bool with_c = rows.matrices.has_c();
+    std::vector<Fr> b(n), c(with_c ? n : 0);
+    CUZK_TRY_STATUS(cpu::evaluate_rows(rows, rq.a, b, c, ThreadPool::shared()));
+    HRequest host = rq;
+    host.rows = nullptr;
+    host.b = b;
+    host.c = c;
+    host.c_from_ab = !with_c;
+    return compute(host);
+  }
+  p->stage.bytes += from.spmv.stage_bytes;
+  p->stage.choice += "; " + from.spmv.choice;
+  dev_.record(p->stage);
+  const auto t0 = std::chrono::steady_clock::now();
+  CUZK_TRY_STATUS(run_planned(rq, *p, &from));
+  dev_.finish(t0);
+  return Status::Ok();
+}
+
+Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows) {
   const unsigned log_n = rq.log_n;
   const size_t n = size_t(1) << log_n;
   const Stream& s = dev_.stream();
@@ -143,7 +203,8 @@ Status HStage::run_planned(const HRequest& rq, const Plan& plan) {
                                                       : Fr::one();
   auto coset = ntt->coset_powers(s, log_n, shift, &dev_.cache, NttCosetFactors{n_inv, z});
   if (!coset) return coset.error();
-  Run run{rq, plan, n, std::move(*ntt), std::move(*coset), z, msms_.work_area(), dev_.cache, {}, 0, nullptr};
+  Run run{rq,         plan, rows, n,      std::move(*ntt), std::move(*coset), z, msms_.work_area(),
+          dev_.cache, {},   0,    nullptr};
   if (plan.borrowed) run.work->touch();  // the sorted digits an MSM left there are overwritten
   // Copies into the stage's vectors go on the copy stream, after the compute stream's earlier
   // work (the last call's MSMs may still read the blocks).
@@ -173,7 +234,18 @@ Status HStage::run_on_device(Run& r) {
   // before it. The row check is a few ms of device work instead of a pass over 12 GB on the host's
   // cores: beside the transforms when a fourth vector fits (a copied, then times b, by the first
   // pass of each one's transform; then against c), else before them, once all three have crossed.
-  if (rq.check_rows && r.plan.kind == Plan::Kind::checked) {
+  if (r.rows) {
+    // a, b (and c) from the witness on the device; c = a∘b formed by the transforms' first passes
+    // when the circuit has no C.
+    const CompiledRows& rows = *rq.rows;
+    const bool with_c = rows.matrices.has_c();
+    const int d = dev_.device();
+    CUZK_TRY_STATUS(evaluate_witness(dev_, {r.rows->resident, rows.matrices, rows.inputs, rows.aux},
+                                     r.rows->spmv, DeviceSpan<Fr>(d, a, n), DeviceSpan<Fr>(d, *b, n),
+                                     with_c ? DeviceSpan<Fr>(d, *c, n) : DeviceSpan<Fr>()));
+    CUZK_TRY_STATUS(r.to_coset(s, a, with_c ? NttTap{} : NttTap{*c, n, false}));
+    CUZK_TRY_STATUS(r.to_coset(s, *b, with_c ? NttTap{} : NttTap{*c, n, true}));
+  } else if (rq.check_rows && r.plan.kind == Plan::Kind::checked) {
     auto ab = r.vector();
     if (!ab) return ab.error();
     CUZK_TRY_STATUS(dev_.to_device_overlapped(a, rq.a.data(), bytes));

@@ -22,10 +22,13 @@
 namespace cuzk::cuda {
 
 class MsmResidency;
+class CompiledResidency;
+struct SpmvPlan;
 
 class HStage {
  public:
-  HStage(WorkerDevice& device, MsmResidency& msms) : dev_(device), msms_(msms) {}
+  HStage(WorkerDevice& device, MsmResidency& msms, CompiledResidency& compiled)
+      : dev_(device), msms_(msms), compiled_(compiled) {}
 
   struct Plan {
     enum class Kind { checked, resident, lean } kind;
@@ -44,8 +47,14 @@ class HStage {
   Status compute(const HRequest& rq);
 
  private:
-  struct Run;  // one call's transforms and vectors (h_stage.cpp)
-  Status run_planned(const HRequest& rq, const Plan& plan);
+  struct Run;       // one call's transforms and vectors (h_stage.cpp)
+  struct FromRows;  // the device copy of the matrices and the sparse product's plan
+  // compute() for HRequest::rows.
+  Status compute_from_rows(const HRequest& rq);
+  // Gives the memory other calls hold (idle resident bases, the compiled circuit of another call)
+  // to a stage that does not fit; false when there is nothing left to give.
+  bool evict_for_stage();
+  Status run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows = nullptr);
   // a, b (and c) on the device: uploads overlapped with the transforms, the rows checked as the
   // plan says; leaves the result in `a`.
   Status run_on_device(Run& run);
@@ -56,6 +65,7 @@ class HStage {
 
   WorkerDevice& dev_;
   MsmResidency& msms_;
+  CompiledResidency& compiled_;
 };
 
 }  // namespace cuzk::cuda

@@ -1,5 +1,6 @@
 #include "r1cs/compiled/compiled_circuit.hpp"
 
+#include <atomic>
 #include <string>
 #include <utility>
 
@@ -76,6 +77,8 @@ Result<CompiledCircuit> CompiledCircuit::from_views(Views views, std::shared_ptr
   CompiledCircuit out;
   out.v_ = std::move(views);
   out.storage_ = std::move(keep_alive);
+  static std::atomic<uint64_t> next_id{1};
+  out.id_ = next_id.fetch_add(1);
   return out;
 }
 

@@ -90,9 +90,13 @@ class CompiledCircuit {
   const DensityBitmap& b_aux_density() const { return v_.b_aux_density; }
   // Bytes of the arrays (terms, offsets, coefficients, densities): what it costs resident.
   size_t bytes() const;
+  // Unique to these arrays in this process (copies share it): device copies are keyed on it, where
+  // an address could be reused by another circuit.
+  uint64_t id() const { return id_; }
 
  private:
   Views v_;
+  uint64_t id_ = 0;
   std::shared_ptr<const void> storage_;  // the vectors of from_parts, or the caller's keep_alive
 };
 

@@ -1,0 +1,36 @@
+#include "backend/cuda/compiled_residency.hpp"
+
+namespace cuzk::cuda {
+
+Result<const DeviceCompiledCircuit*> CompiledResidency::get(const CompiledRows& rows, size_t beside) {
+  if (circuit_ && id_ == rows.id && rows.id != 0) {
+    used_in_call_ = dev_.calls;
+    return &*circuit_;
+  }
+  release();  // another circuit's matrices: this backend proves one shape at a time
+  const size_t bytes = DeviceCompiledCircuit::bytes_for(rows.matrices);
+  if (rows.id == 0 || bytes + beside > dev_.available())
+    return static_cast<const DeviceCompiledCircuit*>(nullptr);
+  auto up = DeviceCompiledCircuit::upload(rows.matrices, &dev_.stager(), dev_.stream());
+  if (!up) return up.error();
+  circuit_.emplace(std::move(*up));
+  id_ = rows.id;
+  used_in_call_ = dev_.calls;
+  dev_.resident += circuit_->bytes();
+  return &*circuit_;
+}
+
+bool CompiledResidency::evict_idle() {
+  if (!circuit_ || used_in_call_ == dev_.calls) return false;
+  release();
+  return true;
+}
+
+void CompiledResidency::release() {
+  if (!circuit_) return;
+  dev_.resident -= circuit_->bytes();
+  circuit_.reset();
+  id_ = 0;
+}
+
+}  // namespace cuzk::cuda
