@@ -11,15 +11,23 @@
 // wait. A file that cannot be written (a read-only folder, a full disk) costs a warning: the built
 // circuit is served from memory.
 //
-// Memory: every circuit in memory holds a reservation of the engine's host budget (its file's size
-// when mapped, its arrays' when built; a build's working memory is not known before it runs, and is
-// not reserved). A circuit nobody holds is idle; idle circuits are dropped, least recently used
-// first, when the budget runs short (drop_idle) or on request (evict). Where a device's budget
-// allows, a circuit is also accounted resident there (make_resident), like a parameter set; idle
-// residencies go first when a device's plan does not fit (relieve_device).
+// Memory: every circuit in memory holds a reservation of the engine's host budget for its arrays
+// (CompiledCircuit::bytes(), its file less the header), taken once it is mapped or built: until
+// then a mapped file's pages are clean page cache the kernel may drop, and a build's working memory
+// is not known before it runs (it is not reserved). A circuit nobody holds is idle; idle circuits are
+// dropped, least recently used first, when the budget runs short (drop_idle) or on request (evict). Where a
+// device's budget allows, a circuit is also accounted resident there (make_resident), like a parameter set;
+// idle residencies go first when a device's plan does not fit (relieve_device).
 //
 // A circuit is handed out as std::shared_ptr<const CompiledCircuit>, the type r1cs::Assignment's
 // `compiled` field holds: holding it is what keeps the circuit in use.
+//
+// A key names everything the builder's output depends on, since a file is trusted for its key: the
+// circuit (a Filecoin proof type's parameter file name, e.g. "v28-stacked-proof-of-replication-…
+// .params", rather than its path, so that moving the folder keeps the files good), and the
+// compiler's version, so that a cuzk whose compiler orders rows differently never maps an older
+// file. A synthesis worker then needs one call:
+//   auto compiled = cache.get_or_build(key, [&] { return compile(circuit); }, wait, who, abandon);
 #pragma once
 
 #include <atomic>
@@ -70,8 +78,9 @@ struct CompiledCircuitStatus {
 
 class CompiledCache {
  public:
-  // `dir` is created when the first file is written. `devices` are the per-device budgets (by
-  // index) residency may use; `pin_host`, when given, pins each circuit's arrays for fast copies.
+  // `dir` is created when the first file is written. The budgets must outlive the cache. `devices` are the
+  // per-device budgets (by index) residency may use; `pin_host`, when given, pins each circuit's arrays for
+  // fast copies.
   CompiledCache(std::filesystem::path dir, MemoryBudget& host, std::map<uint32_t, MemoryBudget*> devices,
                 Logger log, HostPinner pin_host = {});
   // Waits for background loads and builds to end (a running builder is not interrupted).
