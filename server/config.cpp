@@ -217,6 +217,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   CUZK_TRY_STATUS(e.get_uint("quarantine_after", c.quarantine_after));
   CUZK_TRY_STATUS(e.get_bool("trusted_params", c.trusted_params));
   CUZK_TRY_STATUS(e.get_uint("result_ttl_s", c.result_ttl_s));
+  CUZK_TRY_STATUS(e.get_string("compiled_dir", c.compiled_dir));
   CUZK_TRY_STATUS(e.finish());
 
   // [devices] holds the backend's settings; [[devices.device]] one entry per device.

@@ -60,6 +60,10 @@ struct DaemonConfig {
   uint32_t quarantine_after = 3;
   bool trusted_params = false;
   uint32_t result_ttl_s = 24 * 3600;
+  // Compiled circuits (engine/compiled_cache.hpp); "": "cuzk-compiled" in the Filecoin parameter
+  // directory ([curio] param_dir, else $FIL_PROOFS_PARAMETER_CACHE, else
+  // /var/tmp/filecoin-proof-parameters/).
+  std::string compiled_dir;
 
   // [devices]
   std::string backend = "cpu";  // "cpu" in this build; "cuda" once its factory is plugged in

@@ -91,6 +91,14 @@ preload = ["/a.params", "/b.params"]
   EXPECT_EQ(c.effective_token, "s3cret");
 }
 
+TEST(ServerConfig, ReadsTheCompiledCircuitFolder) {
+  DaemonConfig c;
+  EXPECT_EQ(c.compiled_dir, "");  // the default: beside the parameters
+  const auto st = load_config_text("[engine]\ncompiled_dir = \"/srv/cuzk/compiled\"\n", "test.toml", c);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(c.compiled_dir, "/srv/cuzk/compiled");
+}
+
 TEST(ServerConfig, RejectsTyposAndWrongTypes) {
   const std::pair<const char*, const char*> bad[] = {
       {"[daemon]\nlisten_addr = \"x\"\n", "daemon.listen_addr"},
