@@ -229,16 +229,14 @@ Result<CompiledCircuit> CompiledCache::build(const std::string& key, const Compi
   const fs::path path = path_of(key);
   const auto t0 = std::chrono::steady_clock::now();
   log_->info("{} event=compiled_build_start", tag);
-  Result<r1cs::CompiledParts> parts = make_error("no builder was given");
+  Result<CompiledCircuit> built = make_error("no builder was given");
   try {
-    if (builder) parts = builder();
+    if (builder) built = builder();
   } catch (const std::bad_alloc&) {
-    parts = make_error(host_out_of_memory("compiling a circuit"));
+    built = make_error(host_out_of_memory("compiling a circuit"));
   } catch (const std::exception& e) {
-    parts = make_error(std::string("the builder failed: ") + e.what());
+    built = make_error(std::string("the builder failed: ") + e.what());
   }
-  if (!parts) return make_error("building the compiled circuit '" + key + "': " + parts.message());
-  auto built = CompiledCircuit::from_parts(std::move(*parts));
   if (!built) return make_error("building the compiled circuit '" + key + "': " + built.message());
   log_->info("{} event=compiled_built bytes={} ms={:.0f}", tag, built->bytes(), ms_since(t0));
 

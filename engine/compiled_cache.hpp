@@ -52,9 +52,9 @@
 namespace cuzk::engine {
 
 using CompiledHandle = std::shared_ptr<const r1cs::CompiledCircuit>;
-// Makes the parts of a shape's compiled circuit (the compiler, run on the shape's circuit). Called
-// on the thread that needs the circuit, or on a background thread for prefetch().
-using CompiledBuilder = std::function<Result<r1cs::CompiledParts>()>;
+// Makes a shape's compiled circuit (the compiler, run on the shape's circuit). Called on the thread
+// that needs the circuit, or on a background thread for prefetch().
+using CompiledBuilder = std::function<Result<r1cs::CompiledCircuit>()>;
 
 // The folder of compiled circuits: `configured` when not empty, else "cuzk-compiled" in the
 // Filecoin parameter directory (`param_dir` when not empty, else $FIL_PROOFS_PARAMETER_CACHE, else

@@ -57,11 +57,11 @@ struct Builder {
   std::string fail;  // not empty: the builder fails with this message
 
   CompiledBuilder fn() const {
-    return [m = m, calls = calls, gate = gate, fail = fail]() -> Result<r1cs::CompiledParts> {
+    return [m = m, calls = calls, gate = gate, fail = fail]() -> Result<r1cs::CompiledCircuit> {
       ++*calls;
       if (gate.valid()) gate.wait();
       if (!fail.empty()) return make_error(fail);
-      return test::compile_reference(m);
+      return r1cs::CompiledCircuit::from_parts(test::compile_reference(m));
     };
   }
   int count() const { return calls->load(); }
@@ -69,7 +69,7 @@ struct Builder {
 
 // A builder that must not run (the circuit is expected from memory or its file).
 CompiledBuilder must_not_build() {
-  return []() -> Result<r1cs::CompiledParts> {
+  return []() -> Result<r1cs::CompiledCircuit> {
     ADD_FAILURE() << "the builder ran";
     return make_error("must not build");
   };
@@ -192,11 +192,12 @@ TEST(CompiledCache, AFailedBuildIsEveryWaitersErrorThenRetried) {
   auto bad = cache.get_or_build("bad", [] {
     r1cs::CompiledParts p;
     p.coeffs = {Fr::one()};
-    return Result<r1cs::CompiledParts>(std::move(p));
+    return r1cs::CompiledCircuit::from_parts(std::move(p));
   });
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("coefficient table"), std::string::npos) << bad.message();
-  auto throws = cache.get_or_build("throws", []() -> Result<r1cs::CompiledParts> { throw std::bad_alloc(); });
+  auto throws =
+      cache.get_or_build("throws", []() -> Result<r1cs::CompiledCircuit> { throw std::bad_alloc(); });
   ASSERT_FALSE(throws.ok());
   EXPECT_NE(throws.message().find("out of host memory"), std::string::npos) << throws.message();
 }
