@@ -9,6 +9,7 @@
 #include "filecoin/circuits/porep_vanilla.hpp"
 #include "filecoin/circuits/post_synthesis.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
+#include "filecoin/circuits/update_synthesis.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
 #include "filecoin/formats/c1_json.hpp"
 #include "filecoin/vanilla/post_virtual.hpp"
@@ -30,11 +31,6 @@ filecoin::Domain seeded_domain(uint64_t seed, uint8_t salt) {
   for (size_t i = 0; i < d.size(); ++i) d[i] = uint8_t((seed >> (8 * (i % 8))) ^ (salt * 37u) ^ (i * 11u));
   d[31] &= 0x3f;
   return d;
-}
-
-// Any circuit synthesized on the calling thread.
-std::function<Result<r1cs::Assignment>(unsigned)> sequential(std::shared_ptr<const r1cs::Circuit> c) {
-  return [c](unsigned) { return r1cs::synthesize_for_proving(*c); };
 }
 
 // The newest registered PoSt type of the kind and size (WinningPoSt V1, WindowPoSt V1_2): its API
@@ -105,7 +101,10 @@ Result<BenchPartition> update_partition(const filecoin::CircuitId& id, uint64_t 
   b.check_s = seconds_since(t);
   auto circuit = std::make_shared<const filecoin::UpdateCircuit>(std::move(part->circuit));
   b.public_inputs = std::move(part->public_inputs);
-  b.synthesize_with = sequential(circuit);
+  b.parallel = true;
+  b.synthesize_with = [circuit](unsigned threads) {
+    return filecoin::synthesize_update_for_proving(*circuit, threads);
+  };
   b.circuit = std::move(circuit);
   return b;
 }

@@ -32,8 +32,8 @@ struct BenchPartition {
   double vanilla_s = 0;           // the virtual inputs made
   std::string c1_json;            // PoRep: the virtual commit-phase-1 output, as a provider hands it over
   double check_s = 0;             // checked as a provider's inputs are, and the circuit built
-  // Synthesis on `threads` threads where the circuit splits (PoRep's challenges, PoSt's circuit
-  // sectors), else on one (SnapDeals).
+  // Synthesis on `threads` threads where the circuit splits (PoRep's and SnapDeals' challenges,
+  // PoSt's circuit sectors), else on one.
   bool parallel = false;
   std::function<Result<r1cs::Assignment>(unsigned threads)> synthesize_with;
 

@@ -124,6 +124,11 @@ struct Engine::Impl {
     SynthesisThreads& operator=(const SynthesisThreads&) = delete;
     ~SynthesisThreads() { running->fetch_sub(1); }
   };
+  // The most threads one synthesis may get (one running alone), which its admission estimate
+  // assumes: a partition's synthesis peak does not decrease as threads are added.
+  unsigned max_synthesis_threads() const {
+    return config.synthesis_threads ? config.synthesis_threads : hardware_threads;
+  }
   SynthesisThreads synthesis_threads() {
     const unsigned now = syntheses_running_.fetch_add(1) + 1;
     return {&syntheses_running_, config.synthesis_threads ? config.synthesis_threads

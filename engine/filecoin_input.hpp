@@ -58,7 +58,7 @@ struct JobRequest;
 Result<bool> expand_filecoin_request(JobRequest& request);
 
 // Synthesis of one Filecoin partition: the circuit's assignment, whose public inputs are checked to
-// be the verifier's; `threads` for the circuits that synthesize in parallel (PoRep).
+// be the verifier's, synthesized on `threads` threads (filecoin::synthesize_partition).
 Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads);
 
 }  // namespace cuzk::engine

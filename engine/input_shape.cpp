@@ -4,10 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include <thread>
 
+#include "filecoin/proofs/circuit_bridge.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/circuits/synthetic.hpp"
 
@@ -95,6 +98,23 @@ Result<uint64_t> regular_file_size(const std::string& path, const char* what) {
   return uint64_t(st.st_size);
 }
 
+Result<InputShape> estimate_filecoin(const FilecoinInput& in, unsigned threads) {
+  if (!in.request) return make_input_error("a Filecoin partition without its request");
+  auto prepared = in.request->prepared();
+  if (!prepared) return prepared.error();
+  auto footprint = filecoin::partition_synthesis_footprint(prepared->circuit(), threads);
+  if (!footprint) return footprint.error();
+  // A request that names no partition stands for all of them: the largest witness.
+  uint64_t witness = 0;
+  if (in.partition)
+    witness = prepared->witness_bytes(*in.partition);
+  else
+    for (size_t k = 0; k < prepared->partitions(); ++k)
+      witness = std::max(witness, prepared->witness_bytes(k));
+  const r1cs::ShapeCounts& whole = footprint->whole;
+  return InputShape{whole.rows(), whole.inputs + whole.aux, footprint->peak_bytes() + witness + (64 << 10)};
+}
+
 }  // namespace
 
 std::string format_bytes(uint64_t bytes) {
@@ -106,7 +126,9 @@ std::string format_bytes(uint64_t bytes) {
   return buf;
 }
 
-Result<InputShape> estimate_input(const PartitionInput& input) {
+Result<InputShape> estimate_input(const PartitionInput& input, unsigned threads) {
+  if (const auto* f = std::get_if<FilecoinInput>(&input))
+    return estimate_filecoin(*f, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
   if (const auto* s = std::get_if<SampleInput>(&input)) {
     const auto& spec = s->spec;
     if (spec.kind == "synthetic") {

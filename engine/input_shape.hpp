@@ -24,8 +24,11 @@ struct InputShape {
 // Sample circuits: from the spec (merkle and sha256 by counting one and two units of the circuit,
 // once per process, and extrapolating: their cost per level or per block is constant). Circom
 // inputs: from the sizes of their files, which must be regular files. Synthesized inputs: nothing
-// beyond the copy into the partition's pooled vectors.
-Result<InputShape> estimate_input(const PartitionInput& input);
+// beyond the copy into the partition's pooled vectors. Filecoin partitions: the circuit's counts
+// and its parallel synthesis's peak on at most `threads` threads (0: the hardware's): the joined
+// system reserved to the domain, the pieces alive at once, and the circuit's witness
+// (filecoin::partition_synthesis_footprint, PreparedProof::witness_bytes).
+Result<InputShape> estimate_input(const PartitionInput& input, unsigned threads = 0);
 
 // "4.0 GiB": for messages.
 std::string format_bytes(uint64_t bytes);

@@ -84,7 +84,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   const PartitionInput& input = job->request.partitions.at(item->partition);
   // The input's own shape, before anything is allocated for it: rows the domain cannot hold fail
   // the job now, and synthesis is admitted for the larger of its own peak and the pooled vectors.
-  auto estimate = estimate_input(input);
+  auto estimate = estimate_input(input, max_synthesis_threads());
   if (estimate && estimate->rows > (**lease).key->domain_size)
     estimate = make_error("the partition does not fit parameter set '" + (**lease).name + "': about " +
                           std::to_string(estimate->rows) + " constraint rows, more than its domain of " +

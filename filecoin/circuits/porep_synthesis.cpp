@@ -1,11 +1,7 @@
 #include "filecoin/circuits/porep_synthesis.hpp"
 
-#include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <mutex>
-#include <optional>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -16,12 +12,12 @@ using r1cs::ProvingAssignment;
 
 namespace {
 
-// Threads for `pieces` equal pieces on `threads` cores. A little more pieces than cores (a 32 GiB
-// partition's 18 challenges on 16) get a thread each: time-sliced, they finish in 18/16 of one
-// piece's time, where rounds of `threads` take two.
-unsigned worker_count(unsigned threads, size_t pieces) {
-  const size_t t = std::max(1u, threads);
-  return unsigned(std::max<size_t>(1, pieces < 2 * t ? pieces : t));
+// The top part's counts (571 rows: counted in microseconds).
+Result<r1cs::ShapeCounts> count_top(const PorepCircuit& circuit) {
+  CountingSystem cs;
+  auto top = circuit.synthesize_top(cs);
+  if (!top) return top.error();
+  return r1cs::ShapeCounts{cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
 }
 
 }  // namespace
@@ -55,7 +51,7 @@ Result<r1cs::ShapeCounts> count_porep(const PorepCircuit& circuit, unsigned thre
   auto top = circuit.synthesize_top(base);
   if (!top) return top.error();
   const size_t n = circuit.challenge_count();
-  const unsigned workers = worker_count(threads, n);
+  const unsigned workers = plan_pieces(n, threads).workers;
   std::vector<CountingSystem> systems(workers, base);  // each continues the top part
   std::vector<Status> status(workers);
   std::atomic<size_t> next{0};
@@ -80,93 +76,35 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
                                const PorepTopVariables& top, unsigned threads, const PorepPieceSink& take) {
   auto shape = porep_challenge_shape(circuit.params());
   if (!shape) return shape.error();
-  const size_t n = circuit.challenge_count();
-  const unsigned workers = worker_count(threads, n);
-  const size_t window = 2 * size_t(workers);  // pieces alive at once
-
-  struct Slot {
-    std::optional<ProvingAssignment> piece;
-    Status status;
-    bool done = false;
-  };
-  std::vector<Slot> slots(n);
-  std::mutex m;
-  std::condition_variable cv;
-  size_t next = 0, taken = 0;
-  bool stop = false;
-
-  auto work = [&] {
-    for (;;) {
-      size_t i;
-      {
-        std::unique_lock lock(m);
-        cv.wait(lock, [&] { return stop || next >= n || next < taken + window; });
-        if (stop || next >= n) return;
-        i = next++;
-      }
-      ProvingAssignment piece = top_system.fork();
-      piece.reserve(shape->constraints, top_system.num_aux() + shape->aux,
-                    top_system.num_inputs() + shape->inputs);
-      Status s = circuit.synthesize_challenge(piece, top, i);
-      std::lock_guard lock(m);
-      slots[i].status = std::move(s);
-      if (slots[i].status.ok()) slots[i].piece.emplace(std::move(piece));
-      slots[i].done = true;
-      cv.notify_all();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < workers; ++t) pool.emplace_back(work);
-
-  Status result;
-  for (size_t i = 0; i < n && result.ok(); ++i) {
-    std::optional<ProvingAssignment> piece;
-    {
-      std::unique_lock lock(m);
-      cv.wait(lock, [&] { return slots[i].done; });
-      if (!slots[i].status.ok()) {
-        result = make_error("PoRep: challenge " + std::to_string(i) + ": " + slots[i].status.message());
-        break;
-      }
-      piece = std::move(slots[i].piece);
-      slots[i].piece.reset();
-    }
-    result = take(i, std::move(*piece));
-    std::lock_guard lock(m);
-    taken = i + 1;
-    cv.notify_all();
-  }
-  {
-    std::lock_guard lock(m);
-    stop = true;
-    cv.notify_all();
-  }
-  for (std::thread& th : pool) th.join();
-  return result;
+  return synthesize_pieces(
+      top_system, circuit.challenge_count(), *shape, threads,
+      [&](r1cs::ConstraintSystem& cs, size_t i) { return circuit.synthesize_challenge(cs, top, i); }, take,
+      "PoRep: challenge");
 }
 
 Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads) {
   auto shape = porep_challenge_shape(circuit.params());
   if (!shape) return shape.error();
+  auto top_counts = count_top(circuit);
+  if (!top_counts) return top_counts.error();
   ProvingAssignment base;
+  reserve_whole(base, *top_counts, circuit.challenge_count(), *shape);
   auto top = circuit.synthesize_top(base);
   if (!top) return top.error();
-  const ProvingAssignment top_system = base.fork();
-  // Sized for the whole partition and mapped by a helper thread while the challenges are
-  // synthesized, so that the joins copy at memory speed: touching 17 GB of fresh memory one page
-  // fault at a time costs more than synthesizing it.
-  const size_t n = circuit.challenge_count();
-  base.reserve(base.num_constraints() + n * shape->constraints, base.num_aux() + n * shape->aux,
-               base.num_inputs() + n * shape->inputs);
-  std::thread prefault([&base] { base.prefault(); });
-  Status s =
-      synthesize_porep_pieces(circuit, top_system, *top, threads, [&](size_t, ProvingAssignment&& piece) {
-        if (prefault.joinable()) prefault.join();
-        return base.extend(std::move(piece));
-      });
-  if (prefault.joinable()) prefault.join();
-  if (!s) return s.error();
-  return base.finish();
+  return synthesize_joined(
+      std::move(base), circuit.challenge_count(), *shape, threads,
+      [&](r1cs::ConstraintSystem& cs, size_t i) { return circuit.synthesize_challenge(cs, *top, i); },
+      "PoRep: challenge");
+}
+
+Result<SynthesisFootprint> porep_synthesis_footprint(const PorepParams& params, unsigned threads) {
+  auto shape = porep_challenge_shape(params);
+  if (!shape) return shape.error();
+  auto circuit = PorepCircuit::blank(params);
+  if (!circuit) return circuit.error();
+  auto top = count_top(*circuit);
+  if (!top) return top.error();
+  return joined_footprint(*top, params.challenge_count, *shape, threads);
 }
 
 }  // namespace cuzk::filecoin

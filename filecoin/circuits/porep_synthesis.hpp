@@ -1,9 +1,8 @@
-// The PoRep partition circuit synthesized on every core: the top part once, then the challenges
-// on worker threads, each into its own system forked from the top part's, handed back in
-// challenge order. A challenge reads only the top part's variables and its own, so joining the
-// pieces in order (ProvingAssignment::extend, bellperson's extend generalized from ONE to the top
-// part; reference/filecoin-circuits.md §1.6) gives exactly what sequential synthesis gives: the
-// same a, b, c, assignments and densities, bit for bit. A 32 GiB partition's 18 challenges of
+// The PoRep partition circuit synthesized on every core (piece_synthesis.hpp): the top part once,
+// then the challenges on worker threads, each into its own system forked from the top part's,
+// handed back in challenge order. A challenge reads only the top part's variables and its own, so
+// joining the pieces in order gives exactly what sequential synthesis gives: the same a, b, c,
+// assignments and densities, bit for bit. A 32 GiB partition's 18 challenges of
 // 7.2 M rows each then take about 18/16 of one challenge's time on 16 cores, plus the joins,
 // which copy the pieces into room reserved (and mapped) while they are synthesized.
 #pragma once
@@ -12,6 +11,7 @@
 #include <functional>
 
 #include "common/result.hpp"
+#include "filecoin/circuits/piece_synthesis.hpp"
 #include "filecoin/circuits/porep_circuit.hpp"
 #include "r1cs/counting_system.hpp"
 #include "r1cs/proving_assignment.hpp"
@@ -29,7 +29,7 @@ Result<r1cs::ShapeCounts> porep_challenge_shape(const PorepParams& params);
 
 // Receives challenge i's system, synthesized in a fork of the top part's system; called on the
 // calling thread, in challenge order. An error stops the synthesis and is returned.
-using PorepPieceSink = std::function<Status(size_t challenge, r1cs::ProvingAssignment&& piece)>;
+using PorepPieceSink = PieceSink;
 
 // Synthesizes every challenge after the top part (`top_system` holds it, `top` its variables) on
 // `threads` worker threads, or one a challenge when there are fewer than 2 · threads challenges
@@ -41,5 +41,9 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const r1cs::ProvingA
 // The partition for the prover, finished (input constraints appended): identical to
 // ProvingAssignment + circuit.synthesize + finish, on `threads` threads.
 Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads);
+
+// What synthesize_porep_for_proving holds at its peak for a partition of these parameters on at
+// most `threads` threads.
+Result<SynthesisFootprint> porep_synthesis_footprint(const PorepParams& params, unsigned threads);
 
 }  // namespace cuzk::filecoin

@@ -13,15 +13,65 @@ namespace cuzk::filecoin {
 
 using r1cs::ProvingAssignment;
 
-Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads) {
-  const size_t n = circuit.params().sector_count;
-  const size_t workers =
-      std::clamp<size_t>(threads ? threads : std::max(1u, std::thread::hardware_concurrency()), 1, n);
-  // Every circuit sector has the same rows and variables: count one, size the whole.
+namespace {
+
+// Chunks of circuit sectors synthesized in rounds of `workers`: four rounds, so that the pieces
+// alive at once are a quarter of the partition.
+struct PostPlan {
+  size_t workers = 1, chunks = 1;
+};
+
+PostPlan plan_post(size_t sectors, unsigned threads) {
+  PostPlan p;
+  p.workers = std::clamp<size_t>(threads ? threads : std::max(1u, std::thread::hardware_concurrency()), 1,
+                                 std::max<size_t>(1, sectors));
+  p.chunks = std::min(sectors, 4 * p.workers);
+  return p;
+}
+
+// Every circuit sector has the same rows and variables: one counted.
+Result<r1cs::ShapeCounts> one_sector(const FallbackPostCircuit& circuit) {
   r1cs::CountingSystem one;
   CUZK_TRY_STATUS(circuit.synthesize_sectors(one, 0, 1));
+  return r1cs::ShapeCounts{one.num_constraints(), one.num_inputs() - 1, one.num_aux()};
+}
+
+}  // namespace
+
+Result<SynthesisFootprint> post_synthesis_footprint(const FallbackPostParams& params, unsigned threads) {
+  auto circuit = FallbackPostCircuit::blank(params);
+  if (!circuit) return circuit.error();
+  auto one = one_sector(*circuit);
+  if (!one) return one.error();
+  const size_t n = params.sector_count;
+  SynthesisFootprint f;
+  f.whole = whole_counts(r1cs::ShapeCounts{}, n, *one);
+  f.prefix = r1cs::ShapeCounts{};  // ONE
+  // The sectors alive in pieces at once, w · ⌈n / chunks⌉, is not monotonic in the workers w (66
+  // sectors: 32 on 16 threads, 17 on 17): the most over every count up to `threads`.
+  size_t most = 0;
+  for (size_t w = 2; w <= plan_post(n, threads).workers; ++w) {
+    const PostPlan plan = plan_post(n, unsigned(w));
+    const size_t per_chunk = (n + plan.chunks - 1) / plan.chunks;
+    if (plan.workers * per_chunk <= most) continue;
+    most = plan.workers * per_chunk;
+    f.piece = whole_counts(r1cs::ShapeCounts{}, per_chunk, *one);
+    f.piece.inputs -= 1;  // ONE is the prefix's
+    f.pieces_alive = plan.workers;
+  }
+  f.forking = 0;  // forks of ONE alone
+  return f;
+}
+
+Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads) {
+  const size_t n = circuit.params().sector_count;
+  const PostPlan plan = plan_post(n, threads);
+  const size_t workers = plan.workers;
+  auto one = one_sector(circuit);
+  if (!one) return one.error();
+  const r1cs::ShapeCounts whole = whole_counts(r1cs::ShapeCounts{}, n, *one);
   ProvingAssignment base;
-  base.reserve(n * one.num_constraints(), n * one.num_aux(), 1 + n * (one.num_inputs() - 1));
+  base.reserve(whole.constraints, whole.aux, whole.inputs);
   if (workers == 1) {
     CUZK_TRY_STATUS(circuit.synthesize(base));
     return base.finish();
@@ -34,8 +84,7 @@ Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& 
     }
   } joined{prefault};
 
-  // Four rounds of `workers` chunks: the pieces alive at once are a quarter of the partition.
-  const size_t chunks = std::min(n, 4 * workers);
+  const size_t chunks = plan.chunks;
   const auto chunk_begin = [&](size_t c) { return n * c / chunks; };
   for (size_t first = 0; first < chunks; first += workers) {
     const size_t count = std::min(workers, chunks - first);
@@ -44,8 +93,11 @@ Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& 
     std::vector<std::thread> pool;
     for (size_t k = 0; k < count; ++k)
       pool.emplace_back([&, k] {
-        ProvingAssignment piece;  // a fork of ONE alone
-        status[k] = circuit.synthesize_sectors(piece, chunk_begin(first + k), chunk_begin(first + k + 1));
+        ProvingAssignment piece;  // a fork of ONE alone, sized for its sectors (no growth by doubling)
+        const size_t b = chunk_begin(first + k), e = chunk_begin(first + k + 1);
+        const r1cs::ShapeCounts mine = whole_counts(r1cs::ShapeCounts{}, e - b, *one);
+        piece.reserve(mine.constraints, mine.aux, mine.inputs);
+        status[k] = circuit.synthesize_sectors(piece, b, e);
         if (status[k].ok()) pieces[k].emplace(std::move(piece));
       });
     for (std::thread& t : pool) t.join();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/result.hpp"
+#include "filecoin/circuits/piece_synthesis.hpp"
 #include "filecoin/circuits/post_circuit.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -16,5 +17,9 @@ namespace cuzk::filecoin {
 // (0: the hardware's). Chunks run in rounds of `threads`, so the pieces alive at once hold about
 // a quarter of the partition besides the joined system.
 Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads);
+
+// What synthesize_post_for_proving holds at its peak for a partition of these parameters on at
+// most `threads` threads (0: the hardware's).
+Result<SynthesisFootprint> post_synthesis_footprint(const FallbackPostParams& params, unsigned threads);
 
 }  // namespace cuzk::filecoin

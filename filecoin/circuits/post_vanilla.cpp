@@ -2,12 +2,16 @@
 
 #include <string>
 
+#include "common/parallel_ranges.hpp"
 #include "filecoin/por/inclusion_path.hpp"
 #include "r1cs/gadgets/poseidon.hpp"
 
 namespace cuzk::filecoin {
 
 namespace {
+
+// Sectors worth a thread of their own: a WindowPoSt sector is about a hundred Poseidon hashes.
+constexpr size_t kSectorsPerRange = 8;
 
 struct Setting {
   PostKind kind;
@@ -125,8 +129,12 @@ Status check_post_vanilla_proofs(const PostProofType& type, std::span<const Fall
   auto s = setting_of(type, proofs.size(), partition_index);
   if (!s) return s.error();
   CUZK_TRY_STATUS(check_post_randomness(randomness));
-  for (size_t i = 0; i < proofs.size(); ++i) CUZK_TRY_STATUS(check_sector(*s, proofs[i], i, randomness));
-  return Status::Ok();
+  // Sectors are checked apart, in ranges on every core (a 2349-sector partition is some 235,000
+  // Poseidon hashes); the error is the first bad sector's, however the ranges ran.
+  return parallel_ranges(proofs.size(), kSectorsPerRange, [&](size_t begin, size_t end) -> Status {
+    for (size_t i = begin; i < end; ++i) CUZK_TRY_STATUS(check_sector(*s, proofs[i], i, randomness));
+    return Status::Ok();
+  });
 }
 
 Result<PostPartition> post_partition_from_vanilla(const PostProofType& type,

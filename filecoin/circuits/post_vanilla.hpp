@@ -40,7 +40,8 @@ struct PostPartition {
 // WindowPoSt: `proofs` are the partition's sectors in order (1 … sectors per partition), one
 // vanilla proof each with one sector proof of 10 inclusion proofs; `partition_index` is the
 // partition's place in the deadline. WinningPoSt: exactly one vanilla proof whose one sector proof
-// holds 66 inclusion proofs, partition 0. Errors (bad input) name the sector by position and id
+// holds 66 inclusion proofs, partition 0. Sectors are checked on every core. Errors (bad input)
+// name the first bad sector by position and id
 // and the challenge, e.g. "WindowPoSt: sector 3 (id 1042): challenge 7's path does not reach
 // comm_r_last".
 Status check_post_vanilla_proofs(const PostProofType& type, std::span<const FallbackPostSectorProof> proofs,

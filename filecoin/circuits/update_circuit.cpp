@@ -100,11 +100,10 @@ std::vector<std::vector<Num>> alloc_path(ConstraintSystem& cs, const std::vector
   return out;
 }
 
-// The values and variables every challenge shares.
+// The top part's variables: those the challenges read, and those gen_challenge_bits reads.
 struct Shared {
-  std::vector<AllocatedBit> partition_bits, h_select_bits;
-  AllocatedNum partition, comm_r_old, comm_d_new, comm_r_new, phi, root_r_old, root_r_new;
-  std::vector<AllocatedNum> apex_leaves;
+  UpdateTopVariables top;
+  AllocatedNum partition, comm_r_new;
 };
 
 AllocatedNum alloc_public(ConstraintSystem& cs, const Fr& value) {
@@ -116,45 +115,46 @@ AllocatedNum alloc_public(ConstraintSystem& cs, const Fr& value) {
 // Steps 1–8: the public inputs, φ, the private commitments, comm_r and the apex PoR.
 Result<Shared> synthesize_shared(ConstraintSystem& cs, const UpdateShape& shape, const UpdateWitness& w) {
   Shared s;
+  UpdateTopVariables& t = s.top;
   const AllocatedNum k_and_h_select = alloc_public(cs, w.k_and_h_select);
   LinearCombination decomposition;
   for (unsigned i = 0; i < shape.partition_bits + kHs; ++i) {
     const AllocatedBit bit = AllocatedBit::alloc(cs, r1cs::canonical_bit(w.k_and_h_select, i));
     decomposition.add(bit.variable(), r1cs::power_of_two(i));
-    (i < shape.partition_bits ? s.partition_bits : s.h_select_bits).push_back(bit);
+    (i < shape.partition_bits ? t.partition_bits : t.h_select_bits).push_back(bit);
   }
   cs.enforce(decomposition, Variable::one(), k_and_h_select.variable);
-  const std::vector<Boolean> partition_booleans(s.partition_bits.begin(), s.partition_bits.end());
+  const std::vector<Boolean> partition_booleans(t.partition_bits.begin(), t.partition_bits.end());
   s.partition = r1cs::pack_bits(cs, partition_booleans);
 
-  s.comm_r_old = alloc_public(cs, w.comm_r_old);
-  s.comm_d_new = alloc_public(cs, w.comm_d_new);
+  const AllocatedNum comm_r_old = alloc_public(cs, w.comm_r_old);
+  const AllocatedNum comm_d_new = alloc_public(cs, w.comm_d_new);
   s.comm_r_new = alloc_public(cs, w.comm_r_new);
-  auto phi = gen_randomness_circuit(cs, s.comm_d_new, s.comm_r_old);
+  auto phi = gen_randomness_circuit(cs, comm_d_new, comm_r_old);
   if (!phi) return make_error("SnapDeals: phi: " + phi.message());
-  s.phi = *phi;
+  t.phi = *phi;
 
   const AllocatedNum comm_c = AllocatedNum::alloc(cs, w.comm_c);
-  s.root_r_old = AllocatedNum::alloc(cs, w.root_r_old);
-  s.root_r_new = AllocatedNum::alloc(cs, w.root_r_new);
-  s.apex_leaves = alloc_all(cs, w.apex_leaves);
+  t.root_r_old = AllocatedNum::alloc(cs, w.root_r_old);
+  t.root_r_new = AllocatedNum::alloc(cs, w.root_r_new);
+  t.apex_leaves = alloc_all(cs, w.apex_leaves);
   const std::vector<AllocatedNum> partition_siblings = alloc_all(cs, partition_path(shape, w.challenges[0]));
 
   for (const auto& [root, comm_r] :
-       {std::pair{s.root_r_old, s.comm_r_old}, std::pair{s.root_r_new, s.comm_r_new}}) {
+       {std::pair{t.root_r_old, comm_r_old}, std::pair{t.root_r_new, s.comm_r_new}}) {
     const Num pair[2] = {comm_c.num(), root.num()};
     auto calc = r1cs::poseidon_hash_circuit(cs, r1cs::poseidon_constants_2(), pair);
     if (!calc) return make_error("SnapDeals: comm_r: " + calc.message());
     cs.enforce(calc->lc, Variable::one(), comm_r.variable);
   }
-  CUZK_TRY_STATUS(apex_por(cs, s.apex_leaves, s.partition_bits, partition_siblings, s.comm_d_new));
+  CUZK_TRY_STATUS(apex_por(cs, t.apex_leaves, t.partition_bits, partition_siblings, comm_d_new));
   return s;
 }
 
 // Step 10 for one challenge.
-Status synthesize_challenge(ConstraintSystem& cs, const UpdateShape& shape,
-                            std::span<const PathLevel> levels_r, const Shared& s,
-                            std::vector<AllocatedBit> c_bits, const UpdateChallengeWitness& w) {
+Status synthesize_one_challenge(ConstraintSystem& cs, const UpdateShape& shape,
+                                std::span<const PathLevel> levels_r, const UpdateTopVariables& s,
+                                std::vector<AllocatedBit> c_bits, const UpdateChallengeWitness& w) {
   c_bits.insert(c_bits.end(), s.partition_bits.begin(), s.partition_bits.end());
   auto c_high = get_challenge_high_bits(cs, c_bits, s.h_select_bits, shape.hs);
   if (!c_high) return c_high.error();
@@ -214,15 +214,29 @@ std::vector<Fr> UpdateCircuit::public_inputs() const {
   return {witness_.k_and_h_select, witness_.comm_r_old, witness_.comm_d_new, witness_.comm_r_new};
 }
 
-Status UpdateCircuit::synthesize(ConstraintSystem& cs) const {
+Result<UpdateTopVariables> UpdateCircuit::synthesize_top(ConstraintSystem& cs) const {
   auto shared = synthesize_shared(cs, shape_, witness_);
   if (!shared) return shared.error();
   auto bits =
       gen_challenge_bits(cs, shared->comm_r_new, shared->partition, shape_.challenges, shape_.random_bits());
   if (!bits) return make_error("SnapDeals: " + bits.message());
-  for (size_t i = 0; i < bits->size(); ++i) {
-    Status s =
-        synthesize_challenge(cs, shape_, levels_r_, *shared, std::move((*bits)[i]), witness_.challenges[i]);
+  shared->top.challenge_bits = std::move(*bits);
+  return std::move(shared->top);
+}
+
+Status UpdateCircuit::synthesize_challenge(ConstraintSystem& cs, const UpdateTopVariables& top,
+                                           size_t i) const {
+  if (i >= top.challenge_bits.size() || i >= witness_.challenges.size())
+    return make_error("SnapDeals: challenge " + std::to_string(i) + " of " +
+                      std::to_string(shape_.challenges));
+  return synthesize_one_challenge(cs, shape_, levels_r_, top, top.challenge_bits[i], witness_.challenges[i]);
+}
+
+Status UpdateCircuit::synthesize(ConstraintSystem& cs) const {
+  auto top = synthesize_top(cs);
+  if (!top) return top.error();
+  for (size_t i = 0; i < shape_.challenges; ++i) {
+    Status s = synthesize_challenge(cs, *top, i);
     if (!s) return make_error("SnapDeals: challenge " + std::to_string(i) + ": " + s.message());
   }
   return Status::Ok();

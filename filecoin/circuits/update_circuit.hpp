@@ -17,6 +17,8 @@
 //      root_r_old over c_bits; the same for path_r_new from label_r_new to root_r_new; the apex
 //      leaf selected by c_bits' apex bits; alloc the apex_height tree_d siblings, PoR from
 //      leaf_d_new to that apex leaf over the low c_bits.
+// Steps 1–9 are the top part; a challenge (step 10) reads only the top part's variables and its
+// own, so challenges can be synthesized apart and joined (update_synthesis.hpp).
 // Public inputs (after ONE): k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
 // Rows: 1,705,039 at 2 KiB, 10,007,503 at 8 MiB, 57,450,479 at 512 MiB, 81,049,499 at 32 GiB,
 // 85,006,101 at 64 GiB, plus 5 input rows.
@@ -30,6 +32,8 @@
 #include "filecoin/por/por_circuit.hpp"
 #include "filecoin/vanilla/update_shape.hpp"
 #include "r1cs/circuits/circuit.hpp"
+#include "r1cs/gadgets/boolean.hpp"
+#include "r1cs/gadgets/num.hpp"
 
 namespace cuzk::filecoin {
 
@@ -61,6 +65,15 @@ struct UpdateWitness {
   std::vector<UpdateChallengeWitness> challenges;
 };
 
+// The top part's variables that every challenge reads.
+struct UpdateTopVariables {
+  std::vector<r1cs::AllocatedBit> partition_bits, h_select_bits;
+  r1cs::AllocatedNum phi, root_r_old, root_r_new;
+  std::vector<r1cs::AllocatedNum> apex_leaves;
+  // Each challenge's random bits (gen_challenge_bits), without the partition bits.
+  std::vector<std::vector<r1cs::AllocatedBit>> challenge_bits;
+};
+
 class UpdateCircuit final : public r1cs::Circuit {
  public:
   // The shape alone (setup, counting): zeros wherever a value would be, the same rows as any
@@ -71,8 +84,15 @@ class UpdateCircuit final : public r1cs::Circuit {
   // select bits are not exactly one of the 6, challenges whose partition paths differ.
   static Result<UpdateCircuit> create(const vanilla::UpdateShape& shape, UpdateWitness witness);
 
+  // The top part, then every challenge in order.
   Status synthesize(r1cs::ConstraintSystem& cs) const override;
   size_t num_public_inputs() const override { return 4; }
+
+  // Steps 1–9.
+  Result<UpdateTopVariables> synthesize_top(r1cs::ConstraintSystem& cs) const;
+  // Challenge i (step 10) after the top part whose variables `top` holds.
+  Status synthesize_challenge(r1cs::ConstraintSystem& cs, const UpdateTopVariables& top, size_t i) const;
+  size_t challenge_count() const { return shape_.challenges; }
 
   const vanilla::UpdateShape& shape() const { return shape_; }
   const UpdateWitness& witness() const { return witness_; }

@@ -7,6 +7,8 @@
 #include <span>
 
 #include "common/result.hpp"
+#include "filecoin/circuits/piece_synthesis.hpp"
+#include "filecoin/types/parameter_files.hpp"
 #include "filecoin/types/vanilla_proofs.hpp"
 #include "r1cs/circuits/circuit.hpp"
 
@@ -23,9 +25,17 @@ Result<std::unique_ptr<r1cs::Circuit>> porep_partition_circuit(const SealCommitP
 Result<std::vector<Fr>> porep_public_inputs(const SealCommitPhase1Output& c1, const Domain& replica_id,
                                             size_t partition);
 
-// A partition's circuit synthesized for the prover: a PoRep partition on `threads` threads (its
-// challenges apart, joined in order), the others as r1cs::synthesize_for_proving does.
+// A partition's circuit synthesized for the prover on `threads` threads: PoRep and SnapDeals
+// partitions with their challenges apart, FallbackPoSt partitions with their sectors in chunks,
+// joined in order (bit for bit what r1cs::synthesize_for_proving gives, which any other circuit
+// gets).
 Result<r1cs::Assignment> synthesize_partition(const r1cs::Circuit& circuit, unsigned threads);
+
+// What synthesize_partition holds at its peak for a partition of this circuit on at most `threads`
+// threads (piece_synthesis.hpp): rows, variables and host bytes, known before anything is
+// allocated. The large counts (a PoRep or SnapDeals challenge) are made once per process and kept;
+// the rest takes milliseconds.
+Result<SynthesisFootprint> partition_synthesis_footprint(CircuitId id, unsigned threads);
 
 // EmptySectorUpdate (SnapDeals) of a sector size.
 Result<std::unique_ptr<r1cs::Circuit>> update_blank_circuit(uint64_t sector_size);

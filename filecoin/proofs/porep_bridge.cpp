@@ -1,5 +1,4 @@
 // The PoRep side of circuit_bridge.hpp: filecoin/circuits/porep_*.
-#include "filecoin/circuits/porep_synthesis.hpp"
 #include "filecoin/circuits/porep_vanilla.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
 
@@ -33,12 +32,6 @@ Result<std::vector<Fr>> porep_public_inputs(const SealCommitPhase1Output& c1, co
   envelope.seed = c1.seed;
   envelope.ticket = c1.ticket;
   return porep_public_inputs(envelope, partition);
-}
-
-Result<r1cs::Assignment> synthesize_partition(const r1cs::Circuit& circuit, unsigned threads) {
-  if (const auto* porep = dynamic_cast<const PorepCircuit*>(&circuit))
-    return synthesize_porep_for_proving(*porep, threads);
-  return r1cs::synthesize_for_proving(circuit);
 }
 
 }  // namespace cuzk::filecoin

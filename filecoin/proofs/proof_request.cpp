@@ -46,6 +46,10 @@ std::span<const uint8_t> bytes_of(const std::string& s) {
 }
 
 Status prepare_porep(const ProofRequest& r, State& s) {
+  // A type named beside the C1 is refused before the C1 is read when cuzk cannot prove it.
+  if (r.proof_id)
+    if (auto named = registered_proof(ProofFamily::seal, *r.proof_id); named)
+      CUZK_TRY_STATUS(check_provable(*named));
   if (r.vanilla.size() != 1)
     return make_input_error("PoRep: " + std::to_string(r.vanilla.size()) + " C1 inputs, one expected");
   auto input = unwrap_porep_vanilla_input(r.vanilla[0]);
@@ -64,9 +68,7 @@ Status prepare_porep(const ProofRequest& r, State& s) {
   if (r.proof_id && *r.proof_id != type->id)
     return make_input_error("PoRep: proof type " + std::to_string(*r.proof_id) + " given, the C1 is " +
                             std::string(type->name) + " (" + std::to_string(type->id) + ")");
-  if (type->non_interactive)
-    return make_input_error("PoRep: " + std::string(type->name) +
-                            " is NI-PoRep, whose C2 output is a SnarkPack aggregate that cuzk does not make");
+  CUZK_TRY_STATUS(check_provable(*type));
   if (input->sector_size && *input->sector_size != type->sector_size)
     return make_input_error("PoRep: the C1 wrapper's SectorSize " + std::to_string(*input->sector_size) +
                             " does not match " + std::string(type->name));
@@ -104,6 +106,7 @@ Status prepare_post(const ProofRequest& r, State& s) {
   if (!r.proof_id) return make_input_error("PoSt: no registered proof type given");
   auto type = post_proof(*r.proof_id);
   if (!type) return make_input_error(type.message());
+  CUZK_TRY_STATUS(check_provable(*type));
   if (type->kind != r.kind)
     return make_input_error(std::string(type->name) + " is not a " + proof_kind_name(r.kind) + " proof type");
   s.type = *type;
@@ -144,6 +147,7 @@ Status prepare_update(const ProofRequest& r, State& s) {
   if (!r.proof_id) return make_input_error("SnapDeals: no registered update proof type given");
   auto type = update_proof(*r.proof_id);
   if (!type) return make_input_error(type.message());
+  CUZK_TRY_STATUS(check_provable(*type));
   s.type = *type;
   const auto shape = vanilla::update_shape(type->sector_size);
   if (!shape) return make_input_error("SnapDeals: " + shape.message());
@@ -188,7 +192,43 @@ Result<std::vector<Fr>> post_inputs(const State& s, size_t k) {
   return inputs;
 }
 
+// What a circuit holds of a vanilla proof: 32 bytes a field element, 64 a vector (its header and
+// its heap block's overhead), 8 a position.
+constexpr uint64_t kFrBytes = 32, kVectorBytes = 64;
+
+uint64_t held_bytes(const InclusionPath& path) {
+  uint64_t b = kVectorBytes;
+  for (const PathElement& e : path) b += kVectorBytes + 8 + kFrBytes * e.hashes.size();
+  return b;
+}
+
+uint64_t held_bytes(const MerkleProof& m) {
+  return 2 * kFrBytes + held_bytes(m.base) + held_bytes(m.sub) + held_bytes(m.top);
+}
+
+uint64_t held_bytes(const ColumnProof& c) {
+  return kVectorBytes + kFrBytes * c.column.rows.size() + held_bytes(c.inclusion_proof);
+}
+
+// A PoRep challenge's circuit witness: its paths and columns (the labeling proofs are not read).
+uint64_t held_bytes(const PorepChallengeProof& c) {
+  const ReplicaColumnProofs& r = c.replica_column_proofs;
+  uint64_t b =
+      4 * kVectorBytes + held_bytes(c.comm_d_proofs) + held_bytes(c.comm_r_last_proof) + held_bytes(r.c_x);
+  for (const ColumnProof& p : r.drg_parents) b += held_bytes(p);
+  for (const ColumnProof& p : r.exp_parents) b += held_bytes(p);
+  return b;
+}
+
 }  // namespace
+
+Status check_provable(const RegisteredProof& type) {
+  if (type.non_interactive)
+    return make_input_error(std::string(type.name) + " (seal proof type " + std::to_string(type.id) +
+                            ") is NI-PoRep: its commit-phase-2 output is a SnarkPack aggregate of " +
+                            "the partition proofs, which cuzk does not make");
+  return Status::Ok();
+}
 
 const char* proof_kind_name(ProofKind kind) {
   switch (kind) {
@@ -265,6 +305,38 @@ Result<FilecoinPartition> PreparedProof::partition(size_t k) const {
     }
   }
   return make_error("unknown proof kind");
+}
+
+uint64_t PreparedProof::witness_bytes(size_t k) const {
+  const State& s = *state_;
+  if (s.use != PrepareFor::proving || k >= s.partitions) return 0;
+  uint64_t b = 4096;  // the circuit's fixed fields
+  switch (s.type.kind) {
+    case ProofKind::seal:
+      if (k < s.c1.vanilla_proofs.size())
+        for (const PorepChallengeProof& c : s.c1.vanilla_proofs[k]) b += held_bytes(c);
+      return b;
+    case ProofKind::window_post:
+    case ProofKind::winning_post:
+      for (const FallbackPostSectorProof& p : post_sectors(s, k))
+        for (const PostSectorProof& sp : p.sectors) {
+          b += 4 * kVectorBytes + 3 * kFrBytes;
+          // At most one circuit sector per inclusion proof (WinningPoSt's 66).
+          for (const MerkleProof& m : sp.inclusion_proofs)
+            b += 3 * kVectorBytes + 3 * kFrBytes + held_bytes(m);
+        }
+      return b;
+    case ProofKind::update:
+      if (k < s.update_proofs.size()) {
+        const UpdatePartitionProof& p = s.update_proofs[k];
+        b += kFrBytes * p.apex_leafs.size();
+        for (const UpdateChallengeProof& c : p.challenge_proofs)
+          b += 2 * kVectorBytes + held_bytes(c.proof_r_old) + held_bytes(c.proof_d_new) +
+               held_bytes(c.proof_r_new);
+      }
+      return b;
+  }
+  return b;
 }
 
 Result<std::vector<Fr>> PreparedProof::public_inputs(size_t k) const {

@@ -67,6 +67,10 @@ class PreparedProof {
   Result<FilecoinPartition> partition(size_t k) const;
   // Partition k's public inputs as the verifier computes them.
   Result<std::vector<Fr>> public_inputs(size_t k) const;
+  // A bound of the host bytes partition k's circuit holds of its witness while it is synthesized:
+  // the part of the vanilla proofs it is built from (32 bytes a field element, 64 a vector), which
+  // a caller adds to the synthesis footprint. 0 when prepared for verifying or k is no partition.
+  uint64_t witness_bytes(size_t k) const;
 
   struct State;  // the parsed request, by kind
 
@@ -74,6 +78,11 @@ class PreparedProof {
   explicit PreparedProof(std::shared_ptr<const State> state) : state_(std::move(state)) {}
   std::shared_ptr<const State> state_;
 };
+
+// Ok for a registered proof type cuzk proves; for one it cannot (the NI-PoRep seal types, whose
+// C2 output is a SnarkPack aggregate), an input error naming the type and why. prepare() checks
+// it for every request, before the vanilla proofs are read when the request names its type.
+Status check_provable(const RegisteredProof& type);
 
 // A readable name of a request's kind: "PoRep", "WindowPoSt", "WinningPoSt", "SnapDeals".
 const char* proof_kind_name(ProofKind kind);

@@ -1,7 +1,9 @@
 // The EmptySectorUpdate circuit on a real 2 KiB update: built from the partition's vanilla proof
 // (after a bincode round trip, as callers hand it over), synthesized with values it satisfies
 // every row with the inputs ONE and the public inputs in upstream's order, the prover's system
-// agrees, and a blank synthesis lays out the same rows. Tampered proofs are refused before
+// agrees, and a blank synthesis lays out the same rows. Synthesis on several threads (the
+// challenges apart, joined in order) gives the sequential system bit for bit, within the
+// footprint it announces. Tampered proofs are refused before
 // proving with a message; a tampered witness that skips the checks leaves a row unsatisfied.
 #include <gtest/gtest.h>
 
@@ -9,6 +11,7 @@
 #include <functional>
 #include <string>
 
+#include "filecoin/circuits/update_synthesis.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
 #include "filecoin/formats/vanilla_bincode.hpp"
 #include "r1cs/matrices.hpp"
@@ -71,6 +74,56 @@ TEST(UpdateCircuit, RealPartitionSatisfiesEveryRow) {
   std::vector<Fr> scratch;
   const std::vector<Fr>& c = r1cs::c_values(*as, scratch);
   for (size_t j = 0; j < as->num_constraints(); ++j) ASSERT_EQ(as->a[j] * as->b[j], c[j]) << "row " << j;
+}
+
+const r1cs::Assignment& sequential_2kib() {
+  static const r1cs::Assignment as = r1cs::synthesize_for_proving(partition_2kib().circuit).value();
+  return as;
+}
+
+void expect_same_bits(const r1cs::DensityBitmap& x, const r1cs::DensityBitmap& y, const char* what) {
+  ASSERT_EQ(x.bit_len, y.bit_len) << what;
+  EXPECT_EQ(x.popcount, y.popcount) << what;
+  for (size_t i = 0; i < x.bit_len; ++i) ASSERT_EQ(x.get(i), y.get(i)) << what << " bit " << i;
+}
+
+TEST(UpdateCircuit, ParallelSynthesisIsSequentialBitForBit) {
+  const r1cs::Assignment& seq = sequential_2kib();
+  // 10 challenges: 3 threads run 3 workers with at most 6 pieces alive; 16 threads one a challenge;
+  // 1 thread one worker.
+  for (unsigned threads : {3u, 16u, 1u}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    auto par = synthesize_update_for_proving(partition_2kib().circuit, threads);
+    ASSERT_TRUE(par.ok()) << par.message();
+    EXPECT_TRUE(par->a == seq.a);
+    EXPECT_TRUE(par->b == seq.b);
+    EXPECT_TRUE(par->c == seq.c);
+    EXPECT_EQ(par->c_from_ab, seq.c_from_ab);
+    EXPECT_TRUE(par->input_assignment == seq.input_assignment);
+    EXPECT_TRUE(par->aux_assignment == seq.aux_assignment);
+    expect_same_bits(par->a_aux_density, seq.a_aux_density, "a aux");
+    expect_same_bits(par->b_input_density, seq.b_input_density, "b input");
+    expect_same_bits(par->b_aux_density, seq.b_aux_density, "b aux");
+  }
+}
+
+TEST(UpdateCircuit, FootprintCountsTheSynthesizedSystem) {
+  const r1cs::Assignment& seq = sequential_2kib();
+  for (unsigned threads : {1u, 3u, 16u}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    auto f = update_synthesis_footprint(partition_2kib().circuit.shape(), threads);
+    ASSERT_TRUE(f.ok()) << f.message();
+    EXPECT_EQ(f->whole.rows(), 1'705'044u);  // upstream's 1,705,039 (update_circuit.hpp) + 5 input rows
+    EXPECT_EQ(f->whole.rows(), seq.num_constraints());
+    EXPECT_EQ(f->whole.inputs, seq.input_assignment.size());
+    EXPECT_EQ(f->whole.aux, seq.aux_assignment.size());
+    EXPECT_EQ(f->pieces_alive, std::min<size_t>(10, threads < 5 ? 2 * threads : 10));
+    // The pieces are the challenges: ten of them after the top part make the whole.
+    EXPECT_EQ(f->prefix.constraints + 10 * f->piece.constraints, f->whole.constraints);
+    // At least the joined system's vectors at the domain size, and each live piece's.
+    const uint64_t joined = 32 * (3 * (uint64_t(1) << 21) + seq.aux_assignment.size());
+    EXPECT_GE(f->peak_bytes(), joined + f->pieces_alive * 32 * 3 * f->piece.constraints);
+  }
 }
 
 TEST(UpdateCircuit, BlankAndRealRowsAreTheSame) {

@@ -157,6 +157,40 @@ TEST(ProofRequest, PorepEnvelopeAndIdsAreChecked) {
   EXPECT_FALSE(PreparedProof::prepare(bad, PrepareFor::verifying).ok());
 }
 
+TEST(ProofRequest, TypesCuzkCannotProveAreRefusedByName) {
+  // Every registered type but NI-PoRep's five seal types is provable.
+  for (auto family : {ProofFamily::seal, ProofFamily::post, ProofFamily::update})
+    for (const RegisteredProof& p : registered_proofs(family))
+      EXPECT_EQ(check_provable(p).ok(), !p.non_interactive) << p.name;
+  const RegisteredProof ni =
+      *registered_proof(ProofFamily::seal, "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep");
+  const Status st = check_provable(ni);
+  EXPECT_TRUE(st.error().bad_input);
+  EXPECT_EQ(
+      st.message(),
+      "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep (seal proof type 18) is NI-PoRep: its commit-phase-2 "
+      "output is a SnarkPack aggregate of the partition proofs, which cuzk does not make");
+
+  // A C1 of an NI-PoRep type, for proving and for verifying.
+  auto c1 = *vanilla::commit_phase1(sector());
+  c1.registered_proof = "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep";
+  ProofRequest r;
+  r.kind = ProofKind::seal;
+  r.vanilla = {write_c1_json(c1)};
+  const std::string refusal =
+      "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep (seal proof type 15) is NI-PoRep: its commit-phase-2 "
+      "output is a SnarkPack aggregate of the partition proofs, which cuzk does not make";
+  for (auto use : {PrepareFor::proving, PrepareFor::verifying}) {
+    auto p = PreparedProof::prepare(r, use);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.message(), refusal);
+  }
+  // Named by id: refused before the C1 is read, whatever it holds.
+  r.proof_id = 15;
+  r.vanilla = {"{"};
+  EXPECT_EQ(PreparedProof::prepare(r).message(), refusal);
+}
+
 TEST(ParameterLookup, OfficialNamesAndAClearErrorWhenMissing) {
   const auto dir = std::filesystem::temp_directory_path() / "cuzk-no-such-parameter-dir";
   const CircuitId id{CircuitKind::porep, 2048};

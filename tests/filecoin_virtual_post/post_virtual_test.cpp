@@ -121,6 +121,22 @@ TEST(PostVirtual, ATamperedProofIsCaught) {
   EXPECT_FALSE(check_post_vanilla_proofs(r.type, virtual_post_proofs(r).value(), randomness(0x11)).ok());
 }
 
+TEST(PostVirtual, ParallelCheckNamesTheFirstBadSector) {
+  // 40 sectors of 32 GiB are checked in ranges on every core; whichever range fails first, the
+  // error names the lowest bad sector.
+  VirtualPostRequest r = request(PostKind::window, k32GiB, 40);
+  const auto good = virtual_post_proofs(r).value();
+  EXPECT_TRUE(check_post_vanilla_proofs(r.type, good, r.randomness).ok());
+  auto bad = good;
+  bad[33].sectors[0].inclusion_proofs[2].leaf[0] ^= 1;
+  EXPECT_EQ(check_post_vanilla_proofs(r.type, bad, r.randomness).message(),
+            "WindowPoSt: sector 33 (id 1033): challenge 2's path does not reach comm_r_last");
+  bad[38].sectors[0].comm_c[0] ^= 1;
+  bad[9].sectors[0].inclusion_proofs[7].base[1].hashes[3][0] ^= 1;
+  EXPECT_EQ(check_post_vanilla_proofs(r.type, bad, r.randomness).message(),
+            "WindowPoSt: sector 9 (id 1009): challenge 7's path does not reach comm_r_last");
+}
+
 TEST(PostVirtual, BadRequestsAreRefused) {
   EXPECT_FALSE(virtual_post_proofs(request(PostKind::window, k2KiB, 0)).ok());
   EXPECT_FALSE(virtual_post_proofs(request(PostKind::winning, k2KiB, 2)).ok());

@@ -1,0 +1,85 @@
+// Parallel synthesis of a circuit made of a top part and pieces of one shape that each read only
+// the top part's variables and their own: PoRep's challenges, SnapDeals' challenges. The top part
+// is synthesized once; each piece into its own system forked from the top part's, on worker
+// threads; the pieces are handed back and joined in piece order (ProvingAssignment::extend,
+// bellperson's extend generalized from ONE to the top part; reference/filecoin-circuits.md §1.6).
+// That gives exactly what sequential synthesis gives: the same a, b, c, assignments and
+// densities, bit for bit.
+//
+// Also what such a synthesis holds at its peak, so that a caller (the engine's admission) can
+// reserve it before anything is allocated (SynthesisFootprint).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "common/result.hpp"
+#include "r1cs/counting_system.hpp"
+#include "r1cs/proving_assignment.hpp"
+
+namespace cuzk::filecoin {
+
+// How `pieces` equal pieces run on `threads` cores: the worker threads, and the most pieces alive
+// at once (synthesized or being synthesized, not yet joined). A little more pieces than cores (a
+// 32 GiB PoRep partition's 18 challenges on 16) get a thread each: time-sliced, they finish in
+// 18/16 of one piece's time, where rounds of `threads` take two.
+struct PiecePlan {
+  unsigned workers = 1;
+  size_t window = 2;
+};
+PiecePlan plan_pieces(size_t pieces, unsigned threads);
+
+// Lays out piece i after the top part into `cs` (a fork of the top part's system).
+using SynthesizePiece = std::function<Status(r1cs::ConstraintSystem& cs, size_t i)>;
+// Receives piece i's system; called on the calling thread, in piece order. An error stops the
+// synthesis and is returned.
+using PieceSink = std::function<Status(size_t i, r1cs::ProvingAssignment&& piece)>;
+
+// Synthesizes pieces 0 … n − 1 after the top part (`top_system` holds it), each reserved for
+// `piece` (its own rows and variables), as plan_pieces(n, threads) says, and hands them to `take`.
+// `what` prefixes a piece's error ("PoRep: challenge 3: …").
+Status synthesize_pieces(const r1cs::ProvingAssignment& top_system, size_t n, const r1cs::ShapeCounts& piece,
+                         unsigned threads, const SynthesizePiece& synthesize, const PieceSink& take,
+                         const char* what);
+
+// Reserves room in `base` (a fresh system, before its top part of shape `top`) for the top part
+// and n pieces, so that the top part is written where it stays: vectors grown by doubling and
+// then moved would hold their old copies meanwhile.
+void reserve_whole(r1cs::ProvingAssignment& base, const r1cs::ShapeCounts& top, size_t n,
+                   const r1cs::ShapeCounts& piece);
+
+// The whole circuit for the prover, finished (input constraints appended): `base` holds the top
+// part (best synthesized after reserve_whole), and pieces 0 … n − 1 are synthesized as
+// synthesize_pieces does and joined into it, in room reserved for the whole circuit and mapped by
+// a helper thread meanwhile (touching gigabytes of fresh memory one page fault at a time costs
+// more than synthesizing them).
+Result<r1cs::Assignment> synthesize_joined(r1cs::ProvingAssignment base, size_t n,
+                                           const r1cs::ShapeCounts& piece, unsigned threads,
+                                           const SynthesizePiece& synthesize, const char* what);
+
+// The counts of `n` pieces of shape `piece` after a top part of shape `top` (ONE counted once).
+r1cs::ShapeCounts whole_counts(const r1cs::ShapeCounts& top, size_t n, const r1cs::ShapeCounts& piece);
+
+// What a partition's synthesis for the prover holds at its peak: the joined system, reserved for
+// the whole circuit and its padding to the domain (the next power of two of its rows), plus the
+// pieces alive at once, each with a copy of the variables it was forked with.
+struct SynthesisFootprint {
+  r1cs::ShapeCounts whole;   // the circuit: its rows are whole.rows() (input constraints included)
+  r1cs::ShapeCounts prefix;  // the variables a piece is forked with (and held once more, the top's copy)
+  r1cs::ShapeCounts piece;   // one piece's own rows and variables
+  size_t pieces_alive = 0;   // 0: synthesized in one system
+  size_t forking = 0;        // pieces forked at once (the workers)
+
+  // Host bytes: 32 per Fr of a, b, c (the domain), the assignment and every piece's vectors, the
+  // density bitmaps, a huge page a vector (reserved room is advised for them), and the forks'
+  // first copies of the prefix.
+  uint64_t peak_bytes() const;
+};
+
+// The footprint of synthesize_joined over a top part of shape `top`, on at most `threads` threads
+// (the pieces alive at once do not decrease as threads are added).
+SynthesisFootprint joined_footprint(const r1cs::ShapeCounts& top, size_t n, const r1cs::ShapeCounts& piece,
+                                    unsigned threads);
+
+}  // namespace cuzk::filecoin

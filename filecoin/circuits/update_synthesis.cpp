@@ -1,0 +1,77 @@
+#include "filecoin/circuits/update_synthesis.hpp"
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "r1cs/proving_assignment.hpp"
+
+namespace cuzk::filecoin {
+
+using r1cs::CountingSystem;
+using r1cs::ShapeCounts;
+
+namespace {
+
+struct UpdateCounts {
+  ShapeCounts top, challenge;
+};
+
+bool same_shape(const vanilla::UpdateShape& x, const vanilla::UpdateShape& y) {
+  return x.nodes == y.nodes && x.challenges == y.challenges && x.partitions == y.partitions &&
+         x.apex_leaves == y.apex_leaves && x.hs == y.hs && x.tree == y.tree;
+}
+
+// The top part's counts and one challenge's, from a blank circuit; kept per shape.
+Result<UpdateCounts> update_counts(const vanilla::UpdateShape& shape) {
+  static std::mutex m;
+  static std::vector<std::pair<vanilla::UpdateShape, UpdateCounts>> known;
+  {
+    std::lock_guard lock(m);
+    for (const auto& [s, counts] : known)
+      if (same_shape(s, shape)) return counts;
+  }
+  auto circuit = UpdateCircuit::blank(shape);
+  if (!circuit) return circuit.error();
+  CountingSystem cs;
+  auto top = circuit->synthesize_top(cs);
+  if (!top) return top.error();
+  UpdateCounts c;
+  c.top = {cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
+  CUZK_TRY_STATUS(circuit->synthesize_challenge(cs, *top, 0));
+  c.challenge = {cs.num_constraints() - c.top.constraints, cs.num_inputs() - c.top.inputs,
+                 cs.num_aux() - c.top.aux};
+  std::lock_guard lock(m);
+  known.emplace_back(shape, c);
+  return c;
+}
+
+}  // namespace
+
+Result<ShapeCounts> update_challenge_shape(const vanilla::UpdateShape& shape) {
+  auto c = update_counts(shape);
+  if (!c) return c.error();
+  return c->challenge;
+}
+
+Result<r1cs::Assignment> synthesize_update_for_proving(const UpdateCircuit& circuit, unsigned threads) {
+  auto counts = update_counts(circuit.shape());
+  if (!counts) return counts.error();
+  const ShapeCounts& piece = counts->challenge;
+  r1cs::ProvingAssignment base;
+  reserve_whole(base, counts->top, circuit.challenge_count(), piece);
+  auto top = circuit.synthesize_top(base);
+  if (!top) return top.error();
+  return synthesize_joined(
+      std::move(base), circuit.challenge_count(), piece, threads,
+      [&](r1cs::ConstraintSystem& cs, size_t i) { return circuit.synthesize_challenge(cs, *top, i); },
+      "SnapDeals: challenge");
+}
+
+Result<SynthesisFootprint> update_synthesis_footprint(const vanilla::UpdateShape& shape, unsigned threads) {
+  auto c = update_counts(shape);
+  if (!c) return c.error();
+  return joined_footprint(c->top, shape.challenges, c->challenge, threads);
+}
+
+}  // namespace cuzk::filecoin

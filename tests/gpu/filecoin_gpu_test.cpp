@@ -1,0 +1,222 @@
+// Filecoin's proofs on the GPU give the CPU's bytes. A 2 KiB test sector is sealed and updated;
+// its PoRep C1, WindowPoSt, WinningPoSt and SnapDeals vanilla proofs are prepared as a provider's
+// request is; every partition is synthesized (on every core, as the engine does) and proved with
+// the CPU backend and with the CUDA backend under the same r and s. The proof bytes must be equal
+// and both proofs must verify against the inputs a verifier computes.
+//
+// Parameters by official name from $CUZK_FILECOIN_PARAMS, else from the end-to-end fixture's
+// folder (tests/filecoin_e2e: made by `cuzk setup --filecoin` there) when it holds them, else made
+// here from the blank circuit with the device's fixed-base multiplication, and passed through the
+// bellman form the prover loads. Without a GPU every test skips with the reason.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/fixed_base/fixed_base.hpp"
+#include "filecoin/formats/c1_json.hpp"
+#include "filecoin/formats/vanilla_bincode.hpp"
+#include "filecoin/proofs/blank_circuit.hpp"
+#include "filecoin/proofs/circuit_bridge.hpp"
+#include "filecoin/proofs/parameter_lookup.hpp"
+#include "filecoin/proofs/proof_request.hpp"
+#include "filecoin/types/prover_id.hpp"
+#include "filecoin/vanilla/post_proof.hpp"
+#include "filecoin/vanilla/seal.hpp"
+#include "filecoin/vanilla/update.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "io/bellman.hpp"
+#include "io/proof.hpp"
+#include "r1cs/matrices.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace cuzk {
+namespace {
+
+namespace fs = std::filesystem;
+using filecoin::Domain;
+namespace vanilla = filecoin::vanilla;
+
+Domain filled(uint8_t v) {
+  Domain d;
+  d.fill(v);
+  d[31] &= 0x3f;
+  return d;
+}
+
+std::vector<uint8_t> sample_bytes(size_t n, uint8_t salt) {
+  std::vector<uint8_t> raw(n);
+  for (size_t i = 0; i < n; ++i) raw[i] = uint8_t(i * 131 + salt);
+  return raw;
+}
+
+std::string as_string(const std::vector<uint8_t>& b) { return {b.begin(), b.end()}; }
+
+struct Sector {
+  vanilla::TestSector sealed;
+  vanilla::UpdatedSector updated;
+};
+
+// StackedDrg2KiBV1_1, miner f01000, sector 42; updated with other data at h = 1 (2 KiB's default).
+const Sector& sector() {
+  static const Sector s = [] {
+    Sector x;
+    x.sealed = vanilla::seal_test_sector(5, filecoin::prover_id_from_actor_id(1000), 42, filled(2), filled(3),
+                                         sample_bytes(2032, 7))
+                   .value();
+    x.updated = vanilla::update_test_sector(x.sealed, sample_bytes(2032, 99), 1).value();
+    return x;
+  }();
+  return s;
+}
+
+filecoin::ProofRequest porep_request() {
+  filecoin::ProofRequest r;
+  r.kind = filecoin::ProofKind::seal;
+  r.vanilla = {filecoin::write_c1_json(vanilla::commit_phase1(sector().sealed).value())};
+  r.prover_id = filecoin::prover_id_from_actor_id(1000);
+  r.sector_id = 42;
+  return r;
+}
+
+filecoin::ProofRequest post_request(filecoin::ProofKind kind, uint64_t proof_id) {
+  const auto type = filecoin::post_proof(proof_id).value();
+  filecoin::ProofRequest r;
+  r.kind = kind;
+  r.proof_id = type.id;
+  r.randomness = filled(9);
+  r.vanilla = {as_string(filecoin::write_post_vanilla_proof(
+      vanilla::post_vanilla_proof(sector().sealed, type, r.randomness).value()))};
+  return r;
+}
+
+filecoin::ProofRequest update_request() {
+  const Sector& s = sector();
+  const auto proofs = vanilla::update_vanilla_proofs(vanilla::update_view(s.sealed, s.updated)).value();
+  filecoin::ProofRequest r;
+  r.kind = filecoin::ProofKind::update;
+  r.proof_id = 0;  // StackedDrg2KiBV1
+  for (const auto& p : proofs) r.vanilla.push_back(as_string(filecoin::write_update_vanilla_proof(p)));
+  r.comm_r_old = s.updated.comm_r_old;
+  r.comm_d_new = s.updated.comm_d_new;
+  r.comm_r_new = s.updated.comm_r_new;
+  return r;
+}
+
+// The folders that may hold the circuit's parameters under their official names.
+std::vector<fs::path> parameter_folders() {
+  std::vector<fs::path> out;
+  if (const char* e = std::getenv("CUZK_FILECOIN_PARAMS")) out.emplace_back(e);
+#ifdef CUZK_E2E_PARAMS
+  out.emplace_back(CUZK_E2E_PARAMS);
+#endif
+  return out;
+}
+
+// Test parameters made here (seed 1): the blank circuit's rows, the generator multiples on the
+// device.
+Result<groth16::ProvingKey> make_parameters(filecoin::CircuitId id) {
+  auto circuit = filecoin::blank_circuit(id);
+  if (!circuit) return circuit.error();
+  r1cs::RecordingSystem shape(false);
+  CUZK_TRY_STATUS((*circuit)->synthesize(shape));
+  groth16::SetupOptions options(1);
+  auto g1 = cuda::FixedBaseMul<G1Affine>::create(gputest::test_device(), G1Affine::generator());
+  if (!g1) return g1.error();
+  auto g2 = cuda::FixedBaseMul<G2Affine>::create(gputest::test_device(), G2Affine::generator());
+  if (!g2) return g2.error();
+  auto m1 = std::make_shared<cuda::FixedBaseMul<G1Affine>>(std::move(*g1));
+  auto m2 = std::make_shared<cuda::FixedBaseMul<G2Affine>>(std::move(*g2));
+  options.g1_mul_many = [m1](std::span<const Fr> k, std::span<G1Affine> out) { return m1->mul_many(k, out); };
+  options.g2_mul_many = [m2](std::span<const Fr> k, std::span<G2Affine> out) { return m2->mul_many(k, out); };
+  auto pk = groth16::generate_parameters(shape.matrices(), options);
+  if (!pk) return pk.error();
+  auto bellman = groth16::to_bellman(*pk);
+  if (!bellman) return bellman.error();
+  return groth16::proving_key_from_bellman(std::move(*bellman));
+}
+
+Result<groth16::ProvingKey> parameters(filecoin::CircuitId id) {
+  for (const fs::path& dir : parameter_folders()) {
+    auto path = filecoin::find_parameter_file(id, filecoin::ParameterExt::params, dir);
+    if (!path) continue;
+    auto params = read_bellman_params(*path, Check::curve_only);
+    if (!params) return make_error(path->string() + ": " + params.message());
+    std::cout << "parameters: " << path->string() << "\n";
+    return groth16::proving_key_from_bellman(std::move(*params));
+  }
+  std::cout << "parameters: made here (no parameter file found)\n";
+  return make_parameters(id);
+}
+
+// Every partition of `request` proved on the CPU and on the GPU: the same bytes, both verified.
+void expect_gpu_proves_as_cpu(const filecoin::ProofRequest& request) {
+  auto prepared = filecoin::PreparedProof::prepare(request);
+  ASSERT_TRUE(prepared.ok()) << prepared.message();
+  auto verifier = filecoin::PreparedProof::prepare(request, filecoin::PrepareFor::verifying);
+  ASSERT_TRUE(verifier.ok()) << verifier.message();
+  auto pk = parameters(prepared->circuit());
+  ASSERT_TRUE(pk.ok()) << pk.message();
+  auto pvk = groth16::prepare_verifying_key(pk->vk);
+  ASSERT_TRUE(pvk.ok()) << pvk.message();
+  cuda::CudaBackendOptions options;
+  options.device = gputest::test_device();
+  auto gpu = cuda::CudaBackend::create(options);
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  for (size_t k = 0; k < prepared->partitions(); ++k) {
+    SCOPED_TRACE("partition " + std::to_string(k));
+    auto part = prepared->partition(k);
+    ASSERT_TRUE(part.ok()) << part.message();
+    auto as = filecoin::synthesize_partition(*part->circuit, threads);
+    ASSERT_TRUE(as.ok()) << as.message();
+    auto inputs = verifier->public_inputs(k);
+    ASSERT_TRUE(inputs.ok()) << inputs.message();
+    ASSERT_EQ(std::vector<Fr>(as->input_assignment.begin() + 1, as->input_assignment.end()), *inputs);
+    CUZK_ASSERT_OK(groth16::check_assignment_shape(*pk, *as));
+
+    const auto rs = groth16::ProofRandomness::from_seed(11 + k);
+    auto as_cpu = *as;
+    auto cpu = groth16::create_proof(*pk, as_cpu, rs);
+    ASSERT_TRUE(cpu.ok()) << cpu.message();
+    auto dev = groth16::create_proof(*pk, *as, rs, **gpu);
+    ASSERT_TRUE(dev.ok()) << dev.message();
+    EXPECT_EQ(proof_to_bytes(*cpu), proof_to_bytes(*dev)) << "the CPU and GPU proofs differ";
+    for (const auto* proof : {&*cpu, &*dev}) {
+      auto ok = groth16::verify_proof(*pvk, *proof, *inputs);
+      ASSERT_TRUE(ok.ok()) << ok.message();
+      EXPECT_TRUE(*ok);
+    }
+  }
+}
+
+TEST(FilecoinGpu, Porep2KiBIsTheCpusProof) {
+  CUZK_REQUIRE_GPU();
+  expect_gpu_proves_as_cpu(porep_request());
+}
+
+TEST(FilecoinGpu, WindowPost2KiBIsTheCpusProof) {
+  CUZK_REQUIRE_GPU();
+  expect_gpu_proves_as_cpu(post_request(filecoin::ProofKind::window_post, 10));  // StackedDrgWindow2KiBV1_2
+}
+
+TEST(FilecoinGpu, WinningPost2KiBIsTheCpusProof) {
+  CUZK_REQUIRE_GPU();
+  expect_gpu_proves_as_cpu(post_request(filecoin::ProofKind::winning_post, 0));  // StackedDrgWinning2KiBV1
+}
+
+TEST(FilecoinGpu, SnapDeals2KiBIsTheCpusProof) {
+  CUZK_REQUIRE_GPU();
+  expect_gpu_proves_as_cpu(update_request());
+}
+
+}  // namespace
+}  // namespace cuzk
