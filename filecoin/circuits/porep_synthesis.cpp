@@ -11,6 +11,7 @@
 
 namespace cuzk::filecoin {
 
+using r1cs::CompilingSystem;
 using r1cs::CountingSystem;
 using r1cs::ProvingAssignment;
 
@@ -76,8 +77,10 @@ Result<r1cs::ShapeCounts> count_porep(const PorepCircuit& circuit, unsigned thre
   return total;
 }
 
-Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignment& top_system,
-                               const PorepTopVariables& top, unsigned threads, const PorepPieceSink& take) {
+template <class System>
+Status synthesize_porep_pieces(const PorepCircuit& circuit, const System& top_system,
+                               const PorepTopVariables& top, unsigned threads,
+                               const std::type_identity_t<PorepPieceSink<System>>& take) {
   auto shape = porep_challenge_shape(circuit.params());
   if (!shape) return shape.error();
   const size_t n = circuit.challenge_count();
@@ -85,7 +88,7 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
   const size_t window = 2 * size_t(workers);  // pieces alive at once
 
   struct Slot {
-    std::optional<ProvingAssignment> piece;
+    std::optional<System> piece;
     Status status;
     bool done = false;
   };
@@ -104,7 +107,7 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
         if (stop || next >= n) return;
         i = next++;
       }
-      ProvingAssignment piece = top_system.fork();
+      System piece = top_system.fork();
       piece.reserve(shape->constraints, top_system.num_aux() + shape->aux,
                     top_system.num_inputs() + shape->inputs);
       Status s = circuit.synthesize_challenge(piece, top, i);
@@ -120,7 +123,7 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
 
   Status result;
   for (size_t i = 0; i < n && result.ok(); ++i) {
-    std::optional<ProvingAssignment> piece;
+    std::optional<System> piece;
     {
       std::unique_lock lock(m);
       cv.wait(lock, [&] { return slots[i].done; });
@@ -145,27 +148,61 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
   return result;
 }
 
-Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads) {
+template Status synthesize_porep_pieces<ProvingAssignment>(const PorepCircuit&, const ProvingAssignment&,
+                                                           const PorepTopVariables&, unsigned,
+                                                           const PorepPieceSink<ProvingAssignment>&);
+template Status synthesize_porep_pieces<CompilingSystem>(const PorepCircuit&, const CompilingSystem&,
+                                                         const PorepTopVariables&, unsigned,
+                                                         const PorepPieceSink<CompilingSystem>&);
+
+namespace {
+
+// The top part in `base`, then the challenges in forks of it, joined in order.
+template <class System>
+Status synthesize_joined(const PorepCircuit& circuit, System& base, unsigned threads) {
   auto shape = porep_challenge_shape(circuit.params());
   if (!shape) return shape.error();
-  ProvingAssignment base;
   auto top = circuit.synthesize_top(base);
   if (!top) return top.error();
-  const ProvingAssignment top_system = base.fork();
-  // Sized for the whole partition and mapped by a helper thread while the challenges are
-  // synthesized, so that the joins copy at memory speed: touching 17 GB of fresh memory one page
-  // fault at a time costs more than synthesizing it.
+  const System top_system = base.fork();
+  // Sized for the whole partition and (for the prover's system) mapped by a helper thread while
+  // the challenges are synthesized, so that the joins copy at memory speed: touching 17 GB of
+  // fresh memory one page fault at a time costs more than synthesizing it.
   const size_t n = circuit.challenge_count();
   base.reserve(base.num_constraints() + n * shape->constraints, base.num_aux() + n * shape->aux,
                base.num_inputs() + n * shape->inputs);
-  std::thread prefault([&base] { base.prefault(); });
+  std::thread prefault;
+  if constexpr (requires { base.prefault(); }) prefault = std::thread([&base] { base.prefault(); });
   Status s =
-      synthesize_porep_pieces(circuit, top_system, *top, threads, [&](size_t, ProvingAssignment&& piece) {
+      synthesize_porep_pieces<System>(circuit, top_system, *top, threads, [&](size_t i, System&& piece) {
         if (prefault.joinable()) prefault.join();
+        if constexpr (requires { base.reserve_terms(piece); }) {
+          if (i == 0) base.reserve_terms(piece, n);  // every challenge has the first one's terms
+        }
         return base.extend(std::move(piece));
       });
   if (prefault.joinable()) prefault.join();
-  if (!s) return s.error();
+  return s;
+}
+
+}  // namespace
+
+Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads) {
+  ProvingAssignment base;
+  CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
+  return base.finish();
+}
+
+Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads) {
+  ProvingAssignment base = ProvingAssignment::witness_only();
+  CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
+  return base.finish();
+}
+
+Result<r1cs::CompiledCircuit> compile_porep(const PorepCircuit& circuit, unsigned threads,
+                                            r1cs::CompileOptions options) {
+  CompilingSystem base(options);
+  CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
   return base.finish();
 }
 

@@ -6,13 +6,18 @@
 // same a, b, c, assignments and densities, bit for bit. A 32 GiB partition's 18 challenges of
 // 7.2 M rows each then take about 18/16 of one challenge's time on 16 cores, plus the joins,
 // which copy the pieces into room reserved (and mapped) while they are synthesized.
+//
+// The same split serves witness-only synthesis (ProvingAssignment::witness_only) and the compiler
+// (r1cs::CompilingSystem): both join forked pieces in order into what sequential work gives.
 #pragma once
 
 #include <cstddef>
 #include <functional>
+#include <type_traits>
 
 #include "common/result.hpp"
 #include "filecoin/circuits/porep_circuit.hpp"
+#include "r1cs/compiled/compiler.hpp"
 #include "r1cs/counting_system.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -29,17 +34,31 @@ Result<r1cs::ShapeCounts> porep_challenge_shape(const PorepParams& params);
 
 // Receives challenge i's system, synthesized in a fork of the top part's system; called on the
 // calling thread, in challenge order. An error stops the synthesis and is returned.
-using PorepPieceSink = std::function<Status(size_t challenge, r1cs::ProvingAssignment&& piece)>;
+template <class System>
+using PorepPieceSink = std::function<Status(size_t challenge, System&& piece)>;
 
 // Synthesizes every challenge after the top part (`top_system` holds it, `top` its variables) on
 // `threads` worker threads, or one a challenge when there are fewer than 2 · threads challenges
 // (18 on 16 cores finish sooner time-sliced than in two rounds). At most 2 · threads pieces are
-// alive at once, so memory stays bounded whatever the sink does with them.
-Status synthesize_porep_pieces(const PorepCircuit& circuit, const r1cs::ProvingAssignment& top_system,
-                               const PorepTopVariables& top, unsigned threads, const PorepPieceSink& take);
+// alive at once, so memory stays bounded whatever the sink does with them. System is
+// r1cs::ProvingAssignment (full or witness-only) or r1cs::CompilingSystem.
+template <class System>
+Status synthesize_porep_pieces(const PorepCircuit& circuit, const System& top_system,
+                               const PorepTopVariables& top, unsigned threads,
+                               const std::type_identity_t<PorepPieceSink<System>>& take);
 
 // The partition for the prover, finished (input constraints appended): identical to
 // ProvingAssignment + circuit.synthesize + finish, on `threads` threads.
 Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads);
+
+// The partition's witness alone (ProvingAssignment::witness_only, finished) on `threads` threads:
+// the assignment full synthesis gives, without a, b, c and the densities.
+Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads);
+
+// The circuit compiled (r1cs/compiled/compiler.hpp) on `threads` threads, the challenges in
+// forked pieces: equal to compiling it sequentially. A blank circuit compiles to the same arrays as
+// any proving instance of its parameters.
+Result<r1cs::CompiledCircuit> compile_porep(const PorepCircuit& circuit, unsigned threads,
+                                            r1cs::CompileOptions options = {});
 
 }  // namespace cuzk::filecoin

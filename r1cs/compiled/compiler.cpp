@@ -80,6 +80,15 @@ void CompilingSystem::reserve(size_t constraints, size_t aux, size_t inputs) {
   b_input_density_.words.reserve((inputs + 63) / 64);
 }
 
+void CompilingSystem::reserve_terms(const CompilingSystem& piece, size_t copies) {
+  for (size_t s = 0; s < 3; ++s) {
+    const size_t terms = std::min<size_t>(sides_[s].wire.size() + copies * piece.sides_[s].wire.size(),
+                                          options_.max_side_terms);
+    sides_[s].wire.reserve(terms);
+    sides_[s].coeff.reserve(terms);
+  }
+}
+
 Variable CompilingSystem::alloc(const Fr&) {
   if (finished_) misuse("alloc after finish()");
   if (aux_ >= kMaxVariables) misuse("compiled circuit: more than 2^31 auxiliary variables");

@@ -81,6 +81,9 @@ class CompilingSystem final : public ConstraintSystem {
   // Reserves room for this many constraints and variables (the rows and densities; the terms
   // grow as they come).
   void reserve(size_t constraints, size_t aux, size_t inputs = 1);
+  // Reserves room for the terms of `copies` pieces like `piece` (pieces of one shape, such as
+  // PoRep's challenges), so that joining them does not regrow the sides.
+  void reserve_terms(const CompilingSystem& piece, size_t copies);
 
   // A system for a piece of the circuit after the present state: it may read every variable
   // allocated so far (the prefix) and its own, and starts with no constraints and a fresh
