@@ -182,7 +182,6 @@ Status CompilingSystem::extend(CompilingSystem&& piece) {
                                                                            const SideTerms& src) {
     if (dst.row_start.empty()) return;
     const auto base = uint32_t(dst.wire.size());
-    dst.row_start.reserve(dst.row_start.size() + src.row_start.size() - 1);
     for (size_t r = 1; r < src.row_start.size(); ++r) dst.row_start.push_back(base + src.row_start[r]);
     const size_t from = dst.wire.size();
     dst.wire.resize(from + src.wire.size());

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <random>
 #include <string>
 
 #include "compiled_test_util.hpp"
@@ -85,6 +86,32 @@ TEST(CompiledCircuit, EveryCorruptionIsNamed) {
   expect_refused([](CompiledParts& p) { p.b_aux_density.words[1] ^= 1; },
                  "the B aux density's count is wrong");
   expect_refused([](CompiledParts& p) { ++p.a_aux_density.popcount; }, "the A aux density's count is wrong");
+}
+
+TEST(CompiledCircuit, RandomCorruptionsAreRefusedOrSafeToEvaluate) {
+  // Any u32 of the arrays overwritten at random: from_parts refuses the parts or, where they are
+  // still well formed (a wire moved within range, say), the product reads only within bounds.
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  size_t refused = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    CompiledParts p = good_parts();
+    const size_t s = rng() % 3;
+    std::vector<uint32_t>* arrays[3] = {&p.row_start[s], &p.wire[s], &p.coeff[s]};
+    std::vector<uint32_t>& v = *arrays[rng() % 3];
+    const uint32_t value = rng() % 2 ? uint32_t(rng()) : uint32_t(rng() % 200);
+    v[rng() % v.size()] = value;
+    auto cc = CompiledCircuit::from_parts(std::move(p));
+    if (!cc.ok()) {
+      ++refused;
+      continue;
+    }
+    std::vector<Fr> inputs(cc->num_inputs(), Fr::one()), aux(cc->num_aux(), Fr::from_u64(3));
+    auto eval = evaluate_compiled(*cc, inputs, aux, 2);
+    EXPECT_TRUE(eval.ok()) << eval.message();
+  }
+  EXPECT_GT(refused, 0u);
 }
 
 TEST(CompiledCircuit, WithoutCIsValid) {
