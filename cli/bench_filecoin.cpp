@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/backend_select.hpp"
+#include "cli/bench_filecoin_compiled.hpp"
 #include "cli/bench_util.hpp"
 #include "cli/commands.hpp"
 #include "cli/fake_key.hpp"
@@ -36,6 +37,7 @@ struct FilecoinBenchArgs {
   uint64_t seed = 1;
   bool warmup = true, pin_params = true, pin_assignment = true;
   bool synthesis_only = false;
+  bool witness_only = false, full_synthesis = true;  // the compiled path (bench_filecoin_compiled.hpp)
   std::string json_path;
 };
 
@@ -77,14 +79,17 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   ThreadPool pool(args.threads);
   const unsigned threads = unsigned(pool.size());
   // The backend first, so that a missing device fails before minutes of synthesis.
-  auto backend = args.synthesis_only ? Result<std::unique_ptr<ComputeBackend>>(make_error("none"))
-                                     : make_backend(args.backend, args.device, args.vram_budget, pool);
-  if (!args.synthesis_only && !backend) return fail(backend.message());
+  const bool no_proof = args.synthesis_only || args.witness_only;
+  auto backend = no_proof ? Result<std::unique_ptr<ComputeBackend>>(make_error("none"))
+                          : make_backend(args.backend, args.device, args.vram_budget, pool);
+  if (!no_proof && !backend) return fail(backend.message());
   std::fprintf(stderr, "  %s: virtual vanilla inputs ...\n", args.circuit.c_str());
   auto part = make_bench_partition(*id, args.seed);
   if (!part) return fail(part.message());
   std::fprintf(stderr, "  %s made in %.2f s; checked and circuit built in %.2f s\n", part->vanilla.c_str(),
                part->vanilla_s, part->check_s);
+  if (args.witness_only)
+    return bench_filecoin_compiled(*part, {threads, args.full_synthesis, args.json_path});
 
   // Synthesis with values, timed.
   PhasePeak synth_peak;
@@ -247,6 +252,12 @@ void add_bench_filecoin(CLI::App* bench, int& status) {
   cmd->add_flag("--pin-assignment,!--no-pin-assignment", args->pin_assignment,
                 "Pin the partition's a, b, c and aux in host memory on a GPU");
   cmd->add_flag("--synthesis-only", args->synthesis_only, "Stop after synthesis: no key, no proof");
+  cmd->add_flag(
+      "--witness-only", args->witness_only,
+      "The compiled path instead of a proof: compile the blank circuit, synthesize the witness alone, "
+      "evaluate a, b, c on the CPU; timed, sized and compared with full synthesis");
+  cmd->add_flag("--full-synthesis,!--no-full-synthesis", args->full_synthesis,
+                "With --witness-only: also synthesize the full way, time it and check the two agree");
   cmd->add_option("--json", args->json_path, "Write the result as JSON to this file ('-': stdout)");
   cmd->callback([args, &status] { status = bench_filecoin(*args); });
 }

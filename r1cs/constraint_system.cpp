@@ -1,5 +1,6 @@
 #include "r1cs/constraint_system.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace cuzk::r1cs {
@@ -105,6 +106,40 @@ void DensityBitmap::recount() {
   size_t n = 0;
   for (uint64_t w : words) n += size_t(std::popcount(w));
   popcount = n;
+}
+
+namespace {
+
+uint64_t low_mask(size_t k) { return k >= 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1; }
+
+// dst's bits [0, n) |= src's bits [0, n) (n ≤ both lengths), keeping dst's popcount.
+void or_prefix(DensityBitmap& dst, const DensityBitmap& src, size_t n) {
+  for (size_t w = 0; w * 64 < n; ++w) {
+    const uint64_t add = src.words[w] & ~dst.words[w] & low_mask(n - w * 64);
+    dst.words[w] |= add;
+    dst.popcount += size_t(std::popcount(add));
+  }
+}
+
+// Appends src's bits [from, src.bit_len) to dst, a word at a time.
+void append_bits(DensityBitmap& dst, const DensityBitmap& src, size_t from) {
+  const size_t n = src.bit_len - from, base = dst.bit_len;
+  dst.resize(base + n);  // the new bits are clear
+  for (size_t i = 0; i < n;) {
+    const size_t s = from + i, d = base + i;
+    const size_t k = std::min({64 - s % 64, 64 - d % 64, n - i});
+    const uint64_t bits = (src.words[s / 64] >> (s % 64)) & low_mask(k);
+    dst.words[d / 64] |= bits << (d % 64);
+    dst.popcount += size_t(std::popcount(bits));
+    i += k;
+  }
+}
+
+}  // namespace
+
+void DensityBitmap::join(const DensityBitmap& piece, size_t prefix) {
+  or_prefix(*this, piece, prefix);
+  append_bits(*this, piece, prefix);
 }
 
 }  // namespace cuzk::r1cs

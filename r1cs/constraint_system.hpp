@@ -104,6 +104,9 @@ struct DensityBitmap {
   bool get(size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
   void resize(size_t bits);  // new bits are clear
   void recount();            // popcount from the words
+  // Joins the bitmap of a piece synthesized after this one's first `prefix` bits (a fork's, see
+  // ProvingAssignment::extend): its bits [0, prefix) OR-ed into this one's, the rest appended.
+  void join(const DensityBitmap& piece, size_t prefix);
   friend bool operator==(const DensityBitmap&, const DensityBitmap&) = default;
 };
 

@@ -60,37 +60,6 @@ void advise_room(const std::vector<T>& v, Hint hint) {
   advise(v.data() + v.size(), v.data() + v.capacity(), hint);
 }
 
-uint64_t low_mask(size_t k) { return k >= 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1; }
-
-// dst's bits [0, n) |= src's bits [0, n) (n ≤ both lengths), keeping dst's popcount.
-void or_prefix(DensityBitmap& dst, const DensityBitmap& src, size_t n) {
-  for (size_t w = 0; w * 64 < n; ++w) {
-    const uint64_t add = src.words[w] & ~dst.words[w] & low_mask(n - w * 64);
-    dst.words[w] |= add;
-    dst.popcount += size_t(std::popcount(add));
-  }
-}
-
-// Appends src's bits [from, src.bit_len) to dst, a word at a time.
-void append_bits(DensityBitmap& dst, const DensityBitmap& src, size_t from) {
-  const size_t n = src.bit_len - from, base = dst.bit_len;
-  dst.resize(base + n);  // the new bits are clear
-  for (size_t i = 0; i < n;) {
-    const size_t s = from + i, d = base + i;
-    const size_t k = std::min({64 - s % 64, 64 - d % 64, n - i});
-    const uint64_t bits = (src.words[s / 64] >> (s % 64)) & low_mask(k);
-    dst.words[d / 64] |= bits << (d % 64);
-    dst.popcount += size_t(std::popcount(bits));
-    i += k;
-  }
-}
-
-// piece's bits over the prefix OR-ed in, the rest appended.
-void join_density(DensityBitmap& dst, const DensityBitmap& piece, size_t prefix) {
-  or_prefix(dst, piece, prefix);
-  append_bits(dst, piece, prefix);
-}
-
 // Pieces of at least this many rows are joined with their vectors copied side by side.
 constexpr size_t kParallelJoinRows = size_t(1) << 18;
 
@@ -101,16 +70,19 @@ void append_from(std::vector<T>& dst, const std::vector<T>& src, size_t from) {
 
 }  // namespace
 
-ProvingAssignment::ProvingAssignment() { alloc_input(Fr::one()); }
+ProvingAssignment::ProvingAssignment() : ProvingAssignment(Mode::full) {}
+
+ProvingAssignment::ProvingAssignment(Mode mode) : mode_(mode) { alloc_input(Fr::one()); }
 
 void ProvingAssignment::reserve(size_t constraints, size_t aux, size_t inputs) {
+  out_.aux_assignment.reserve(aux);
+  out_.input_assignment.reserve(inputs);
+  if (is_witness_only()) return advise_room(out_.aux_assignment, Hint::huge_pages);
   // Room for the prover's zero padding to the domain size, so that it does not reallocate.
   const size_t domain = std::bit_ceil(constraints + inputs);
   out_.a.reserve(domain);
   out_.b.reserve(domain);
   out_.c.reserve(domain);
-  out_.aux_assignment.reserve(aux);
-  out_.input_assignment.reserve(inputs);
   out_.a_aux_density.words.reserve((aux + 63) / 64);
   out_.b_aux_density.words.reserve((aux + 63) / 64);
   for (const auto* v : {&out_.a, &out_.b, &out_.c, &out_.aux_assignment}) advise_room(*v, Hint::huge_pages);
@@ -129,6 +101,7 @@ Variable ProvingAssignment::alloc(const Fr& value) {
   if (finished_ && misuse_.empty()) misuse_ = "alloc after finish()";
   const auto index = uint32_t(out_.aux_assignment.size());
   out_.aux_assignment.push_back(value);
+  if (is_witness_only()) return Variable::aux(index);
   out_.a_aux_density.push(false);
   out_.b_aux_density.push(false);
   return Variable::aux(index);
@@ -138,13 +111,15 @@ Variable ProvingAssignment::alloc_input(const Fr& value) {
   if (finished_ && misuse_.empty()) misuse_ = "alloc_input after finish()";
   const auto index = uint32_t(out_.input_assignment.size());
   out_.input_assignment.push_back(value);
-  out_.b_input_density.push(false);
+  if (!is_witness_only()) out_.b_input_density.push(false);
   return Variable::input(index);
 }
 
 void ProvingAssignment::enforce(const LinearCombination& a, const LinearCombination& b,
                                 const LinearCombination& c) {
   if (finished_ && misuse_.empty()) misuse_ = "enforce after finish()";
+  ++constraints_;
+  if (is_witness_only()) return;
   const auto& in = out_.input_assignment;
   const auto& aux = out_.aux_assignment;
   out_.a.push_back(eval_tracked(a, nullptr, &out_.a_aux_density, in, aux));
@@ -153,12 +128,14 @@ void ProvingAssignment::enforce(const LinearCombination& a, const LinearCombinat
 }
 
 ProvingAssignment ProvingAssignment::fork() const {
-  ProvingAssignment piece;
+  ProvingAssignment piece(mode_);
   piece.out_.input_assignment = out_.input_assignment;
   piece.out_.aux_assignment = out_.aux_assignment;
-  piece.out_.b_input_density.resize(out_.input_assignment.size());
-  piece.out_.a_aux_density.resize(out_.aux_assignment.size());
-  piece.out_.b_aux_density.resize(out_.aux_assignment.size());
+  if (!is_witness_only()) {
+    piece.out_.b_input_density.resize(out_.input_assignment.size());
+    piece.out_.a_aux_density.resize(out_.aux_assignment.size());
+    piece.out_.b_aux_density.resize(out_.aux_assignment.size());
+  }
   piece.prefix_inputs_ = out_.input_assignment.size();
   piece.prefix_aux_ = out_.aux_assignment.size();
   if (finished_) piece.misuse_ = "fork of a finished system";
@@ -169,6 +146,10 @@ Status ProvingAssignment::extend(ProvingAssignment&& piece) {
   if (finished_) return make_error("ProvingAssignment::extend on a finished system");
   if (piece.finished_) return make_error("ProvingAssignment::extend with a finished piece");
   if (!piece.misuse_.empty()) return make_error("ProvingAssignment::extend: piece misused: " + piece.misuse_);
+  if (piece.mode_ != mode_)
+    return make_error(std::string("ProvingAssignment::extend: a ") +
+                      (piece.is_witness_only() ? "witness-only" : "full") + " piece joined to a " +
+                      (is_witness_only() ? "witness-only" : "full") + " system");
   const size_t pin = piece.prefix_inputs_, paux = piece.prefix_aux_;
   const Assignment& p = piece.out_;
   if (pin > num_inputs() || paux > num_aux() ||
@@ -180,9 +161,16 @@ Status ProvingAssignment::extend(ProvingAssignment&& piece) {
                       " inputs and " + std::to_string(paux) +
                       " aux that are not this system's first variables (it has " +
                       std::to_string(num_inputs()) + " inputs, " + std::to_string(num_aux()) + " aux)");
-  join_density(out_.a_aux_density, p.a_aux_density, paux);
-  join_density(out_.b_input_density, p.b_input_density, pin);
-  join_density(out_.b_aux_density, p.b_aux_density, paux);
+  constraints_ += piece.constraints_;
+  if (is_witness_only()) {
+    append_from(out_.aux_assignment, p.aux_assignment, paux);
+    append_from(out_.input_assignment, p.input_assignment, pin);
+    piece = ProvingAssignment(mode_);
+    return Status::Ok();
+  }
+  out_.a_aux_density.join(p.a_aux_density, paux);
+  out_.b_input_density.join(p.b_input_density, pin);
+  out_.b_aux_density.join(p.b_aux_density, paux);
   // The four big copies are independent; a large piece has them made side by side.
   std::vector<std::thread> pool;
   auto append = [&pool, big = p.a.size() >= kParallelJoinRows](std::vector<Fr>& dst,
@@ -199,13 +187,18 @@ Status ProvingAssignment::extend(ProvingAssignment&& piece) {
   append_from(out_.a, p.a, 0);
   append_from(out_.input_assignment, p.input_assignment, pin);
   for (std::thread& t : pool) t.join();
-  piece = ProvingAssignment();  // its memory goes now, not when the caller drops it
+  piece = ProvingAssignment(mode_);  // its memory goes now, not when the caller drops it
   return Status::Ok();
 }
 
 Result<Assignment> ProvingAssignment::finish() {
   if (finished_) return make_error("ProvingAssignment::finish called twice");
   if (!misuse_.empty()) return make_error("ProvingAssignment misused: " + misuse_);
+  if (is_witness_only()) {
+    out_.witness_rows = constraints_ + out_.input_assignment.size();
+    finished_ = true;
+    return std::move(out_);
+  }
   // x_i · 0 = 0: a_j = x_i, b_j = c_j = 0. No density bit changes (A-input density is full).
   for (const Fr& x : out_.input_assignment) {
     out_.a.push_back(x);

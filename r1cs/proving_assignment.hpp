@@ -11,6 +11,11 @@
 // the variables of the prefix it was forked from (bellperson: ONE only) and its own; since the
 // system keeps evaluations rather than constraints, a piece's own variables may carry other
 // indices while it is synthesized than after the join.
+//
+// Witness-only synthesis (witness_only()) runs the same circuit code for its variable values alone:
+// enforce() only counts the constraint. What it finishes is the assignment with a, b, c and the
+// densities left empty and Assignment::witness_rows set; a compiled circuit of the same shape
+// (r1cs/compiled/) supplies the rest. Forks keep the mode, and pieces join as in the full mode.
 #pragma once
 
 #include <string>
@@ -24,6 +29,9 @@ class ProvingAssignment final : public ConstraintSystem {
  public:
   // Allocates ONE (input 0 = 1) before anything else, as bellperson's prover does.
   ProvingAssignment();
+  // The witness-only mode: variables only, constraints counted.
+  static ProvingAssignment witness_only() { return ProvingAssignment(Mode::witness_only); }
+  bool is_witness_only() const { return mode_ == Mode::witness_only; }
 
   // Reserves room for a circuit of this shape (constraints without the input ones), so that
   // the large vectors are allocated once instead of grown by doubling, and asks the OS to back
@@ -42,11 +50,12 @@ class ProvingAssignment final : public ConstraintSystem {
 
   size_t num_inputs() const override { return out_.input_assignment.size(); }
   size_t num_aux() const override { return out_.aux_assignment.size(); }
-  size_t num_constraints() const override { return out_.a.size(); }
+  size_t num_constraints() const override { return constraints_; }
 
   // Appends one constraint x_i · 0 = 0 per input (ONE included), which makes the A-query of every
-  // input independent, and hands the result over. The system is spent afterwards; a second call,
-  // or any use after the first, is an error.
+  // input independent, and hands the result over (witness-only: the assignment, with witness_rows
+  // counting those rows). The system is spent afterwards; a second call, or any use after the
+  // first, is an error.
   Result<Assignment> finish();
 
   // A system for a piece of the circuit that follows the present state: a copy of this system's
@@ -59,11 +68,16 @@ class ProvingAssignment final : public ConstraintSystem {
   // prefix): its constraints, then the variables it allocated after the prefix; density bits it
   // set on prefix variables are OR-ed into this system's. Joining the forks of one prefix in
   // order gives what synthesizing their pieces in order after the prefix would have. An error,
-  // and nothing changed, when the prefix does not match this system's first variables or either
-  // system is finished.
+  // and nothing changed, when the prefix does not match this system's first variables, the modes
+  // differ or either system is finished.
   Status extend(ProvingAssignment&& piece);
 
  private:
+  enum class Mode { full, witness_only };
+  explicit ProvingAssignment(Mode mode);
+
+  Mode mode_ = Mode::full;
+  size_t constraints_ = 0;
   Assignment out_;
   size_t prefix_inputs_ = 1;  // the variables the system was forked with (fresh: ONE)
   size_t prefix_aux_ = 0;

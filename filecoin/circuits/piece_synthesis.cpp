@@ -22,12 +22,13 @@ PiecePlan plan_pieces(size_t pieces, unsigned threads) {
   return plan;
 }
 
-Status synthesize_pieces(const ProvingAssignment& top_system, size_t n, const ShapeCounts& piece_shape,
-                         unsigned threads, const SynthesizePiece& synthesize, const PieceSink& take,
-                         const char* what) {
+template <class System>
+Status synthesize_pieces(const System& top_system, size_t n, const ShapeCounts& piece_shape, unsigned threads,
+                         const SynthesizePiece& synthesize,
+                         const std::type_identity_t<PieceSink<System>>& take, const char* what) {
   const PiecePlan plan = plan_pieces(n, threads);
   struct Slot {
-    std::optional<ProvingAssignment> piece;
+    std::optional<System> piece;
     Status status;
     bool done = false;
   };
@@ -46,7 +47,7 @@ Status synthesize_pieces(const ProvingAssignment& top_system, size_t n, const Sh
         if (stop || next >= n) return;
         i = next++;
       }
-      ProvingAssignment piece = top_system.fork();
+      System piece = top_system.fork();
       piece.reserve(piece_shape.constraints, top_system.num_aux() + piece_shape.aux,
                     top_system.num_inputs() + piece_shape.inputs);
       Status s = synthesize(piece, i);
@@ -62,7 +63,7 @@ Status synthesize_pieces(const ProvingAssignment& top_system, size_t n, const Sh
 
   Status result;
   for (size_t i = 0; i < n && result.ok(); ++i) {
-    std::optional<ProvingAssignment> piece;
+    std::optional<System> piece;
     {
       std::unique_lock lock(m);
       cv.wait(lock, [&] { return slots[i].done; });
@@ -91,32 +92,57 @@ ShapeCounts whole_counts(const ShapeCounts& top, size_t n, const ShapeCounts& pi
   return {top.constraints + n * piece.constraints, top.inputs + n * piece.inputs, top.aux + n * piece.aux};
 }
 
-void reserve_whole(ProvingAssignment& base, const ShapeCounts& top, size_t n, const ShapeCounts& piece) {
-  const ShapeCounts whole = whole_counts(top, n, piece);
-  base.reserve(whole.constraints, whole.aux, whole.inputs);
-}
+template Status synthesize_pieces<ProvingAssignment>(const ProvingAssignment&, size_t, const ShapeCounts&,
+                                                     unsigned, const SynthesizePiece&,
+                                                     const PieceSink<ProvingAssignment>&, const char*);
+template Status synthesize_pieces<r1cs::CompilingSystem>(const r1cs::CompilingSystem&, size_t,
+                                                         const ShapeCounts&, unsigned, const SynthesizePiece&,
+                                                         const PieceSink<r1cs::CompilingSystem>&,
+                                                         const char*);
 
-Result<r1cs::Assignment> synthesize_joined(ProvingAssignment base, size_t n, const ShapeCounts& piece,
-                                           unsigned threads, const SynthesizePiece& synthesize,
-                                           const char* what) {
-  const ProvingAssignment top_system = base.fork();
+namespace {
+
+// The pieces joined into `base` (which holds the top part), in room reserved for the whole circuit.
+template <class System>
+Status join_pieces(System& base, size_t n, const ShapeCounts& piece, unsigned threads,
+                   const SynthesizePiece& synthesize, const char* what) {
+  const System top_system = base.fork();
   const ShapeCounts top{base.num_constraints(), base.num_inputs(), base.num_aux()};
   reserve_whole(base, top, n, piece);  // nothing to do when the caller reserved it
-  std::thread prefault([&base] { base.prefault(); });
+  std::thread prefault;
+  if constexpr (requires { base.prefault(); }) prefault = std::thread([&base] { base.prefault(); });
   struct Joined {
     std::thread& t;
     ~Joined() {
       if (t.joinable()) t.join();
     }
   } joined{prefault};
-  CUZK_TRY_STATUS(synthesize_pieces(
+  return synthesize_pieces<System>(
       top_system, n, piece, threads, synthesize,
-      [&](size_t, ProvingAssignment&& p) {
+      [&](size_t i, System&& p) {
         if (prefault.joinable()) prefault.join();
+        // The compiler's terms: every piece has the first one's.
+        if constexpr (requires { base.reserve_terms(p, n); }) {
+          if (i == 0) base.reserve_terms(p, n);
+        }
         return base.extend(std::move(p));
       },
-      what));
-  if (prefault.joinable()) prefault.join();
+      what);
+}
+
+}  // namespace
+
+Result<r1cs::Assignment> synthesize_joined(ProvingAssignment base, size_t n, const ShapeCounts& piece,
+                                           unsigned threads, const SynthesizePiece& synthesize,
+                                           const char* what) {
+  CUZK_TRY_STATUS(join_pieces(base, n, piece, threads, synthesize, what));
+  return base.finish();
+}
+
+Result<r1cs::CompiledCircuit> compile_joined(r1cs::CompilingSystem base, size_t n, const ShapeCounts& piece,
+                                             unsigned threads, const SynthesizePiece& synthesize,
+                                             const char* what) {
+  CUZK_TRY_STATUS(join_pieces(base, n, piece, threads, synthesize, what));
   return base.finish();
 }
 

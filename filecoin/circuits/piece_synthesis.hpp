@@ -4,7 +4,9 @@
 // threads; the pieces are handed back and joined in piece order (ProvingAssignment::extend,
 // bellperson's extend generalized from ONE to the top part; reference/filecoin-circuits.md §1.6).
 // That gives exactly what sequential synthesis gives: the same a, b, c, assignments and
-// densities, bit for bit.
+// densities, bit for bit. The same split serves witness-only synthesis (a witness-only
+// ProvingAssignment) and the compiler (r1cs::CompilingSystem, whose extend renumbers a piece's
+// own variables): System is either.
 //
 // Also what such a synthesis holds at its peak, so that a caller (the engine's admission) can
 // reserve it before anything is allocated (SynthesisFootprint).
@@ -15,6 +17,7 @@
 #include <functional>
 
 #include "common/result.hpp"
+#include "r1cs/compiled/compiler.hpp"
 #include "r1cs/counting_system.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -30,36 +33,47 @@ struct PiecePlan {
 };
 PiecePlan plan_pieces(size_t pieces, unsigned threads);
 
+// The counts of `n` pieces of shape `piece` after a top part of shape `top` (ONE counted once).
+r1cs::ShapeCounts whole_counts(const r1cs::ShapeCounts& top, size_t n, const r1cs::ShapeCounts& piece);
+
 // Lays out piece i after the top part into `cs` (a fork of the top part's system).
 using SynthesizePiece = std::function<Status(r1cs::ConstraintSystem& cs, size_t i)>;
 // Receives piece i's system; called on the calling thread, in piece order. An error stops the
 // synthesis and is returned.
-using PieceSink = std::function<Status(size_t i, r1cs::ProvingAssignment&& piece)>;
+template <class System>
+using PieceSink = std::function<Status(size_t i, System&& piece)>;
 
 // Synthesizes pieces 0 … n − 1 after the top part (`top_system` holds it), each reserved for
 // `piece` (its own rows and variables), as plan_pieces(n, threads) says, and hands them to `take`.
-// `what` prefixes a piece's error ("PoRep: challenge 3: …").
-Status synthesize_pieces(const r1cs::ProvingAssignment& top_system, size_t n, const r1cs::ShapeCounts& piece,
-                         unsigned threads, const SynthesizePiece& synthesize, const PieceSink& take,
-                         const char* what);
+// `what` prefixes a piece's error ("PoRep: challenge 3: …"). Instantiated for
+// r1cs::ProvingAssignment and r1cs::CompilingSystem.
+template <class System>
+Status synthesize_pieces(const System& top_system, size_t n, const r1cs::ShapeCounts& piece, unsigned threads,
+                         const SynthesizePiece& synthesize,
+                         const std::type_identity_t<PieceSink<System>>& take, const char* what);
 
 // Reserves room in `base` (a fresh system, before its top part of shape `top`) for the top part
 // and n pieces, so that the top part is written where it stays: vectors grown by doubling and
 // then moved would hold their old copies meanwhile.
-void reserve_whole(r1cs::ProvingAssignment& base, const r1cs::ShapeCounts& top, size_t n,
-                   const r1cs::ShapeCounts& piece);
+template <class System>
+void reserve_whole(System& base, const r1cs::ShapeCounts& top, size_t n, const r1cs::ShapeCounts& piece) {
+  const r1cs::ShapeCounts whole = whole_counts(top, n, piece);
+  base.reserve(whole.constraints, whole.aux, whole.inputs);
+}
 
-// The whole circuit for the prover, finished (input constraints appended): `base` holds the top
-// part (best synthesized after reserve_whole), and pieces 0 … n − 1 are synthesized as
-// synthesize_pieces does and joined into it, in room reserved for the whole circuit and mapped by
-// a helper thread meanwhile (touching gigabytes of fresh memory one page fault at a time costs
-// more than synthesizing them).
+// The whole circuit for the prover, finished (input constraints appended; a witness-only base
+// gives the witness alone): `base` holds the top part (best synthesized after reserve_whole), and
+// pieces 0 … n − 1 are synthesized as synthesize_pieces does and joined into it, in room reserved
+// for the whole circuit and mapped by a helper thread meanwhile (touching gigabytes of fresh
+// memory one page fault at a time costs more than synthesizing them).
 Result<r1cs::Assignment> synthesize_joined(r1cs::ProvingAssignment base, size_t n,
                                            const r1cs::ShapeCounts& piece, unsigned threads,
                                            const SynthesizePiece& synthesize, const char* what);
 
-// The counts of `n` pieces of shape `piece` after a top part of shape `top` (ONE counted once).
-r1cs::ShapeCounts whole_counts(const r1cs::ShapeCounts& top, size_t n, const r1cs::ShapeCounts& piece);
+// The whole circuit compiled the same way (`base` a CompilingSystem holding the top part).
+Result<r1cs::CompiledCircuit> compile_joined(r1cs::CompilingSystem base, size_t n,
+                                             const r1cs::ShapeCounts& piece, unsigned threads,
+                                             const SynthesizePiece& synthesize, const char* what);
 
 // What a partition's synthesis for the prover holds at its peak: the joined system, reserved for
 // the whole circuit and its padding to the domain (the next power of two of its rows), plus the

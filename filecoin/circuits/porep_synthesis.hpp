@@ -29,7 +29,7 @@ Result<r1cs::ShapeCounts> porep_challenge_shape(const PorepParams& params);
 
 // Receives challenge i's system, synthesized in a fork of the top part's system; called on the
 // calling thread, in challenge order. An error stops the synthesis and is returned.
-using PorepPieceSink = PieceSink;
+using PorepPieceSink = PieceSink<r1cs::ProvingAssignment>;
 
 // Synthesizes every challenge after the top part (`top_system` holds it, `top` its variables) on
 // `threads` worker threads, or one a challenge when there are fewer than 2 · threads challenges
@@ -41,6 +41,16 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const r1cs::ProvingA
 // The partition for the prover, finished (input constraints appended): identical to
 // ProvingAssignment + circuit.synthesize + finish, on `threads` threads.
 Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads);
+
+// The partition's witness alone (ProvingAssignment::witness_only, finished) on `threads` threads:
+// the assignment full synthesis gives, without a, b, c and the densities.
+Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads);
+
+// The circuit compiled (r1cs/compiled/compiler.hpp) on `threads` threads, the challenges in
+// forked pieces: equal to compiling it sequentially. A blank circuit compiles to the same arrays as
+// any proving instance of its parameters.
+Result<r1cs::CompiledCircuit> compile_porep(const PorepCircuit& circuit, unsigned threads,
+                                            r1cs::CompileOptions options = {});
 
 // What synthesize_porep_for_proving holds at its peak for a partition of these parameters on at
 // most `threads` threads.

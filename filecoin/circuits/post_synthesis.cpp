@@ -63,20 +63,23 @@ Result<SynthesisFootprint> post_synthesis_footprint(const FallbackPostParams& pa
   return f;
 }
 
-Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads) {
+namespace {
+
+// The circuit sectors into `base` (fresh: ONE only), in chunks synthesized in forks of it, rounds
+// of plan_post's workers. System: a ProvingAssignment (full or witness-only) or the compiler.
+template <class System>
+Status synthesize_joined(const FallbackPostCircuit& circuit, System& base, unsigned threads) {
   const size_t n = circuit.params().sector_count;
   const PostPlan plan = plan_post(n, threads);
   const size_t workers = plan.workers;
   auto one = one_sector(circuit);
   if (!one) return one.error();
   const r1cs::ShapeCounts whole = whole_counts(r1cs::ShapeCounts{}, n, *one);
-  ProvingAssignment base;
   base.reserve(whole.constraints, whole.aux, whole.inputs);
-  if (workers == 1) {
-    CUZK_TRY_STATUS(circuit.synthesize(base));
-    return base.finish();
-  }
-  std::thread prefault([&base] { base.prefault(); });
+  if (workers == 1) return circuit.synthesize(base);
+  const System fresh = base.fork();  // ONE alone
+  std::thread prefault;
+  if constexpr (requires { base.prefault(); }) prefault = std::thread([&base] { base.prefault(); });
   struct Joined {
     std::thread& t;
     ~Joined() {
@@ -88,12 +91,12 @@ Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& 
   const auto chunk_begin = [&](size_t c) { return n * c / chunks; };
   for (size_t first = 0; first < chunks; first += workers) {
     const size_t count = std::min(workers, chunks - first);
-    std::vector<std::optional<ProvingAssignment>> pieces(count);
+    std::vector<std::optional<System>> pieces(count);
     std::vector<Status> status(count);
     std::vector<std::thread> pool;
     for (size_t k = 0; k < count; ++k)
       pool.emplace_back([&, k] {
-        ProvingAssignment piece;  // a fork of ONE alone, sized for its sectors (no growth by doubling)
+        System piece = fresh.fork();  // sized for its sectors (no growth by doubling)
         const size_t b = chunk_begin(first + k), e = chunk_begin(first + k + 1);
         const r1cs::ShapeCounts mine = whole_counts(r1cs::ShapeCounts{}, e - b, *one);
         piece.reserve(mine.constraints, mine.aux, mine.inputs);
@@ -104,10 +107,38 @@ Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& 
     if (prefault.joinable()) prefault.join();
     for (size_t k = 0; k < count; ++k) {
       if (!status[k].ok()) return status[k].error();
+      if constexpr (requires { base.reserve_terms(*pieces[k], n); }) {
+        // Chunks differ by at most one sector: the first, scaled, sizes the whole.
+        if (first == 0 && k == 0) {
+          const size_t sectors = chunk_begin(1);
+          base.reserve_terms(*pieces[k], (n + sectors - 1) / sectors);
+        }
+      }
       CUZK_TRY_STATUS(base.extend(std::move(*pieces[k])));
       pieces[k].reset();
     }
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads) {
+  ProvingAssignment base;
+  CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
+  return base.finish();
+}
+
+Result<r1cs::Assignment> synthesize_post_witness(const FallbackPostCircuit& circuit, unsigned threads) {
+  ProvingAssignment base = ProvingAssignment::witness_only();
+  CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
+  return base.finish();
+}
+
+Result<r1cs::CompiledCircuit> compile_post(const FallbackPostCircuit& circuit, unsigned threads,
+                                           r1cs::CompileOptions options) {
+  r1cs::CompilingSystem base(options);
+  CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
   return base.finish();
 }
 

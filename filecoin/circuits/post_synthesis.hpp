@@ -18,6 +18,14 @@ namespace cuzk::filecoin {
 // a quarter of the partition besides the joined system.
 Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads);
 
+// The partition's witness alone (ProvingAssignment::witness_only, finished), the same way.
+Result<r1cs::Assignment> synthesize_post_witness(const FallbackPostCircuit& circuit, unsigned threads);
+
+// The circuit compiled (r1cs/compiled/compiler.hpp) the same way: equal to compiling it
+// sequentially.
+Result<r1cs::CompiledCircuit> compile_post(const FallbackPostCircuit& circuit, unsigned threads,
+                                           r1cs::CompileOptions options = {});
+
 // What synthesize_post_for_proving holds at its peak for a partition of these parameters on at
 // most `threads` threads (0: the hardware's).
 Result<SynthesisFootprint> post_synthesis_footprint(const FallbackPostParams& params, unsigned threads);

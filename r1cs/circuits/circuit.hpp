@@ -21,5 +21,7 @@ class Circuit {
 
 // Synthesizes the circuit for the prover: a ProvingAssignment, finished.
 Result<Assignment> synthesize_for_proving(const Circuit& circuit);
+// The witness alone: a witness-only ProvingAssignment, finished (r1cs/compiled/ gives the rest).
+Result<Assignment> synthesize_witness(const Circuit& circuit);
 
 }  // namespace cuzk::r1cs

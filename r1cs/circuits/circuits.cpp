@@ -16,6 +16,12 @@ Result<Assignment> synthesize_for_proving(const Circuit& circuit) {
   return pa.finish();
 }
 
+Result<Assignment> synthesize_witness(const Circuit& circuit) {
+  ProvingAssignment pa = ProvingAssignment::witness_only();
+  CUZK_TRY_STATUS(circuit.synthesize(pa));
+  return pa.finish();
+}
+
 Status Sha256Preimage::synthesize(ConstraintSystem& cs) const {
   std::vector<Boolean> bits;
   bits.reserve(message_.size() * 8);
