@@ -9,7 +9,7 @@
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/cpu/sparse_rows.hpp"
 #include "groth16/random.hpp"
-#include "r1cs/compiled/compiled_circuit.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 
 namespace cuzk::groth16 {
 
@@ -74,31 +74,13 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
   return {rng.next_fr(), rng.next_fr()};
 }
 
-CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const Fr> inputs,
-                           std::span<const Fr> aux) {
-  CompiledRows rows;
-  rows.id = circuit.id();
-  CircuitMatrices& m = rows.matrices;
-  m.num_inputs = circuit.num_inputs();
-  m.num_aux = circuit.num_aux();
-  m.num_constraints = circuit.num_constraints();
-  m.coeffs = circuit.coeffs();
-  for (unsigned s = 0; s < 3; ++s) {
-    const r1cs::CompiledSide& side = circuit.side(r1cs::Side(s));
-    m.sides[s] = {side.row_start, side.wire, side.coeff};
-  }
-  rows.inputs = inputs;
-  rows.aux = aux;
-  return rows;
-}
-
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
                           size_t check_rows, bool keep_on_device) {
   const size_t n = pk.domain_size;
   std::optional<CompiledRows> rows;
   if (as.witness_only()) {
     if (!as.compiled) return make_error("assignment: a witness without its compiled circuit");
-    rows = compiled_rows(*as.compiled, as.input_assignment, as.aux_assignment);
+    rows = r1cs::compiled_rows(*as.compiled, as.input_assignment, as.aux_assignment);
     as.a.resize(n);
     if (backend.evaluates_compiled_rows()) {
       check_rows = 0;

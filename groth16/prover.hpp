@@ -25,11 +25,6 @@ struct ProofRandomness {
   static ProofRandomness from_seed(uint64_t seed);  // tests and reproducible benchmarks
 };
 
-// A compiled circuit's arrays with a witness, as the backends take them (HRequest::rows): the
-// circuit must outlive the result, which points into it.
-CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const Fr> inputs,
-                           std::span<const Fr> aux);
-
 // The scalars of the H query: coefficients of (A·B − C)/Z (bellman keys, m − 1 of them) or the
 // values of A·B − C on the odd points of the 2m-domain (snarkjs keys, m of them), computed in
 // place: a, b and c are the NTT buffers (padded to the domain within their capacity) and the
@@ -37,6 +32,9 @@ CompiledRows compiled_rows(const r1cs::CompiledCircuit& circuit, std::span<const
 // that pooled the three buffers (pinned ones, say) gets them back.
 // `check_rows` and `keep_on_device` as in HRequest: with the latter, the caller's next call on
 // `backend` must be the MSM over assignment.a, whose values are then unspecified on the host.
+// A witness-only assignment attached to its compiled circuit (r1cs/compiled/evaluate.hpp) gives
+// a, b, c as compiled rows: formed by the backend where it can (evaluates_compiled_rows; the rows
+// are not checked there), else on the host first.
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
                           size_t check_rows = 0, bool keep_on_device = false);
 

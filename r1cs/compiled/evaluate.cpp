@@ -4,6 +4,7 @@
 #include <thread>
 #include <utility>
 
+#include "backend/cpu/sparse_rows.hpp"
 #include "common/thread_pool.hpp"
 
 namespace cuzk::r1cs {
@@ -12,29 +13,6 @@ namespace {
 
 std::string count_mismatch(const char* what, size_t have, size_t want) {
   return std::string(what) + " " + std::to_string(have) + ", the compiled circuit " + std::to_string(want);
-}
-
-// <row r of side, w>, where wire i < ni is inputs[i] and the rest aux[i − ni]. The products for
-// coefficients ±1 and for the values 0 and 1 (most variables of real circuits are bits) are skipped.
-inline Fr dot(const CompiledSide& side, size_t r, const Fr* coeffs, const Fr* inputs, const Fr* aux,
-              uint32_t ni) {
-  Fr acc = Fr::zero();
-  const uint32_t end = side.row_start[r + 1];
-  for (uint32_t k = side.row_start[r]; k < end; ++k) {
-    const uint32_t w = side.wire[k];
-    const Fr& v = w < ni ? inputs[w] : aux[w - ni];
-    const uint32_t ci = side.coeff[k];
-    if (ci == kCoeffOne) {
-      acc += v;
-    } else if (ci == kCoeffMinusOne) {
-      acc -= v;
-    } else if (v.is_one()) {
-      acc += coeffs[ci];
-    } else if (!v.is_zero()) {
-      acc += v * coeffs[ci];
-    }
-  }
-  return acc;
 }
 
 // Resizes the vectors side by side: value-initializing gigabytes is memory-bound work.
@@ -48,6 +26,24 @@ void resize_all(std::initializer_list<std::pair<std::vector<Fr>*, size_t>> vecto
 }
 
 }  // namespace
+
+CompiledRows compiled_rows(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                           std::span<const Fr> aux) {
+  CompiledRows rows;
+  rows.id = circuit.id();
+  CircuitMatrices& m = rows.matrices;
+  m.num_inputs = circuit.num_inputs();
+  m.num_aux = circuit.num_aux();
+  m.num_constraints = circuit.num_constraints();
+  m.coeffs = circuit.coeffs();
+  for (unsigned s = 0; s < 3; ++s) {
+    const CompiledSide& side = circuit.side(Side(s));
+    m.sides[s] = {side.row_start, side.wire, side.coeff};
+  }
+  rows.inputs = inputs;
+  rows.aux = aux;
+  return rows;
+}
 
 Status attach_compiled(Assignment& as, std::shared_ptr<const CompiledCircuit> circuit) {
   if (circuit == nullptr) return make_error("attach_compiled: no compiled circuit");
@@ -91,7 +87,7 @@ Result<Assignment> witness_assignment(std::shared_ptr<const CompiledCircuit> cir
 Status evaluate_compiled_into(const CompiledCircuit& circuit, std::span<const Fr> inputs,
                               std::span<const Fr> aux, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                               unsigned threads) {
-  const size_t n = circuit.num_constraints(), rows = circuit.num_rows();
+  const size_t rows = circuit.num_rows();
   if (inputs.size() != circuit.num_inputs())
     return make_input_error("evaluate_compiled: inputs " +
                             count_mismatch("", inputs.size(), circuit.num_inputs()));
@@ -102,33 +98,8 @@ Status evaluate_compiled_into(const CompiledCircuit& circuit, std::span<const Fr
     return make_error("evaluate_compiled: output spans of " + std::to_string(a.size()) + ", " +
                       std::to_string(b.size()) + ", " + std::to_string(c.size()) + " for " +
                       std::to_string(rows) + " rows" + (circuit.has_c() ? "" : " (c empty: no C)"));
-  const CompiledSide& sa = circuit.side(Side::a);
-  const CompiledSide& sb = circuit.side(Side::b);
-  const CompiledSide& sc = circuit.side(Side::c);
-  const Fr* coeffs = circuit.coeffs().data();
-  const Fr* in = inputs.data();
-  const Fr* ax = aux.data();
-  const uint32_t ni = circuit.num_inputs();
-  const bool has_c = circuit.has_c();
   ThreadPool pool(threads);
-  // Small ranges handed out as threads free up: rows of different gadgets cost differently.
-  pool.for_ranges(
-      n, size_t(1) << 13,
-      [&](size_t begin, size_t end) {
-        for (size_t r = begin; r < end; ++r) {
-          a[r] = dot(sa, r, coeffs, in, ax, ni);
-          b[r] = dot(sb, r, coeffs, in, ax, ni);
-          if (has_c) c[r] = dot(sc, r, coeffs, in, ax, ni);
-        }
-      },
-      16);
-  // The input rows x_i · 0 = 0, as ProvingAssignment::finish appends them.
-  for (size_t i = 0; i < ni; ++i) {
-    a[n + i] = inputs[i];
-    b[n + i] = Fr::zero();
-    if (has_c) c[n + i] = Fr::zero();
-  }
-  return Status::Ok();
+  return cpu::evaluate_rows(compiled_rows(circuit, inputs, aux), a, b, c, pool);
 }
 
 Result<CompiledEvaluation> evaluate_compiled(const CompiledCircuit& circuit, std::span<const Fr> inputs,

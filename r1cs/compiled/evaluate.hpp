@@ -9,11 +9,17 @@
 #include <span>
 #include <vector>
 
+#include "backend/compute.hpp"
 #include "common/result.hpp"
 #include "r1cs/compiled/compiled_circuit.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace cuzk::r1cs {
+
+// The circuit's arrays with a witness, as the backends take them (HRequest::rows, the CPU's and the
+// device's sparse products): views into `circuit`, which must outlive them.
+CompiledRows compiled_rows(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                           std::span<const Fr> aux);
 
 struct CompiledEvaluation {
   std::vector<Fr> a, b, c;  // num_rows() each, the constraints' rows then one per input

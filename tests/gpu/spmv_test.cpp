@@ -17,8 +17,8 @@
 #include "backend/cuda/spmv/spmv_stage.hpp"
 #include "backend/cuda/worker_device.hpp"
 #include "gpu_test_util.hpp"
-#include "groth16/prover.hpp"
 #include "r1cs/compiled/compiled_circuit.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 
 namespace cuzk::cuda {
 namespace {
@@ -29,7 +29,7 @@ using r1cs::CompiledParts;
 using r1cs::Side;
 
 // The view the device takes, field by field (the backend does not know the r1cs type).
-CircuitMatrices matrices_of(const CompiledCircuit& cc) { return groth16::compiled_rows(cc, {}, {}).matrices; }
+CircuitMatrices matrices_of(const CompiledCircuit& cc) { return r1cs::compiled_rows(cc, {}, {}).matrices; }
 
 enum class Witness { zeros, ones, random, mixed };
 

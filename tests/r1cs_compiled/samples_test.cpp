@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "backend/cpu/cpu_backend.hpp"
 #include "compiled_test_util.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -15,6 +16,7 @@
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
 #include "r1cs/circuits/samples.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 #include "r1cs/matrices.hpp"
 
 namespace cuzk::r1cs {
@@ -80,6 +82,61 @@ TEST(CompiledSamples, ProofsEqualFullSynthesisProofs) {
   const Assignment from_ab = test::materialized(wo2.finish().value(), no_c, 2);
   EXPECT_TRUE(from_ab.c_from_ab);
   expect_same_proofs(shape.matrices(), full, from_ab);
+}
+
+// A CPU backend that does not take compiled rows: the prover then forms a, b, c on the host.
+class RowlessBackend final : public ComputeBackend {
+ public:
+  std::string name() const override { return "cpu without rows"; }
+  Status compute_h(const HRequest& rq) override {
+    if (rq.rows) return make_error("rows given to a backend that does not take them");
+    return cpu_.compute_h(rq);
+  }
+  Result<G1Jacobian> msm(const MsmRequest<G1Affine>& rq) override { return cpu_.msm(rq); }
+  Result<G2Jacobian> msm(const MsmRequest<G2Affine>& rq) override { return cpu_.msm(rq); }
+
+ private:
+  cpu::CpuBackend cpu_;
+};
+
+// The prover takes an attached witness-only assignment as it is (no materialize): the backend's
+// sparse product, or the host's for a backend without one, gives the same proof as full synthesis,
+// with C kept and with c = a∘b.
+TEST(CompiledSamples, TheProverTakesTheWitnessAndTheCompiledRows) {
+  const auto circuit = sample("sha256");
+  RecordingSystem shape(false);
+  ASSERT_TRUE(circuit->synthesize(shape).ok());
+  const ConstraintMatrices m = shape.matrices();
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_trace(seed));
+  auto pk = groth16::generate_parameters(m, {seed});
+  ASSERT_TRUE(pk.ok()) << pk.message();
+  const auto rs = groth16::ProofRandomness::from_seed(seed + 1);
+  Assignment full = synthesize_for_proving(*circuit).value();
+  auto want = groth16::create_proof(*pk, full, rs);
+  ASSERT_TRUE(want.ok()) << want.message();
+  for (const bool keep_c : {true, false}) {
+    const auto cc = std::make_shared<const CompiledCircuit>(compile(*circuit, {.keep_c = keep_c}).value());
+    cpu::CpuBackend with_rows;
+    RowlessBackend rowless;
+    for (ComputeBackend* backend : std::initializer_list<ComputeBackend*>{&with_rows, &rowless}) {
+      SCOPED_TRACE(backend->name() + (keep_c ? ", with C" : ", without C"));
+      ProvingAssignment wo = ProvingAssignment::witness_only();
+      ASSERT_TRUE(circuit->synthesize(wo).ok());
+      Assignment as = wo.finish().value();
+      ASSERT_TRUE(attach_compiled(as, cc).ok());
+      auto got = groth16::create_proof(*pk, as, rs, *backend);
+      ASSERT_TRUE(got.ok()) << got.message();
+      EXPECT_EQ(proof_to_bytes(*got), proof_to_bytes(*want));
+    }
+  }
+  // Unattached, the witness alone cannot be proved: a clear error, not a proof.
+  ProvingAssignment wo = ProvingAssignment::witness_only();
+  ASSERT_TRUE(circuit->synthesize(wo).ok());
+  Assignment bare = wo.finish().value();
+  auto refused = groth16::create_proof(*pk, bare, rs);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("compiled circuit"), std::string::npos) << refused.message();
 }
 
 struct CircomFixture {
