@@ -19,7 +19,10 @@
 #include "io/snarkjs_wtns.hpp"
 #include "io/snarkjs_zkey.hpp"
 #include "r1cs/circuits/samples.hpp"
+#include "r1cs/compiled/compiler.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 #include "r1cs/matrices.hpp"
+#include "r1cs/proving_assignment.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
 namespace cuzk {
@@ -425,6 +428,68 @@ TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
   auto gpu = backend();
   ASSERT_TRUE(gpu.ok()) << gpu.message();
   expect_same_proof_as_with_c(k.pk, *as, left_out, **gpu, rng_());
+}
+
+// A witness-only assignment attached to its compiled circuit (with C and without): the device
+// forms a, b, c from the witness (matrices resident, or streamed under tight budgets, or on the
+// host where not even that fits) and the proof is the CPU's from full synthesis, bit for bit;
+// h is the same under every plan.
+TEST_F(CudaProver, CompiledRowsGiveTheSameProofUnderEveryPlan) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  for (const char* kind : {"sha256", "synthetic"}) {
+    SCOPED_TRACE(kind);
+    r1cs::SampleSpec spec;
+    spec.kind = kind;
+    spec.message_bytes = 200;
+    spec.log_domain = 14;
+    spec.seed = rng_();
+    Keyed k = make_keyed(spec, rng_());
+    auto full = r1cs::synthesize_for_proving(*k.circuit);
+    ASSERT_TRUE(full.ok()) << full.message();
+    cpu::CpuBackend host;
+    auto h_want = *full;
+    ASSERT_TRUE(groth16::compute_h_in_place(k.pk, h_want, host).ok());
+    for (const bool keep_c : {true, false}) {
+      SCOPED_TRACE(keep_c ? "with C" : "without C");
+      auto cc = r1cs::compile(*k.circuit, {.keep_c = keep_c});
+      ASSERT_TRUE(cc.ok()) << cc.message();
+      const auto compiled = std::make_shared<const r1cs::CompiledCircuit>(std::move(*cc));
+      const auto witness = [&] {
+        r1cs::ProvingAssignment wo = r1cs::ProvingAssignment::witness_only();
+        EXPECT_TRUE(k.circuit->synthesize(wo).ok());
+        r1cs::Assignment as = wo.finish().value();
+        EXPECT_TRUE(r1cs::attach_compiled(as, compiled).ok());
+        return as;
+      };
+      std::set<std::string> plans;
+      for (size_t budget : budgets_down_to_a_few_mib()) {
+        SCOPED_TRACE(budget);
+        auto gpu = backend(budget);
+        ASSERT_TRUE(gpu.ok()) << gpu.message();
+        r1cs::Assignment as = witness();
+        const Status h = groth16::compute_h_in_place(k.pk, as, **gpu);
+        if (!h.ok() && h.message().find("budget") != std::string::npos) continue;
+        ASSERT_TRUE(h.ok()) << h.message();
+        EXPECT_EQ(as.a, h_want.a);
+        for (const auto& p : (*gpu)->plan_log())
+          if (p.stage.starts_with("h ")) plans.insert(p.choice.substr(p.choice.rfind(';') + 1));
+      }
+      for (const auto& p : plans) std::printf("  compiled rows under the plan:%s\n", p.c_str());
+      auto gpu = backend();
+      ASSERT_TRUE(gpu.ok()) << gpu.message();
+      for (int round = 0; round < 2; ++round) {  // the second proof finds the matrices resident
+        r1cs::Assignment as = witness();
+        const auto rs = groth16::ProofRandomness::from_seed(rng_());
+        auto want_as = *full;
+        auto want = groth16::create_proof(k.pk, want_as, rs);
+        ASSERT_TRUE(want.ok()) << want.message();
+        auto got = groth16::create_proof(k.pk, as, rs, **gpu);
+        ASSERT_TRUE(got.ok()) << got.message();
+        EXPECT_EQ(proof_to_bytes(*want), proof_to_bytes(*got));
+      }
+    }
+  }
 }
 
 TEST_F(CudaProver, TheHStageBorrowsTheIdleMsmWorkArea) {
