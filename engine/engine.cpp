@@ -98,7 +98,19 @@ Status Engine::Impl::start() {
       config.devices.pin_host, log,
       config.synthesis_threads ? config.synthesis_threads
                                : auto_synthesis_threads(hardware_threads, config.synthesis_workers));
-  params->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
+  if (config.compiled_circuits) {
+    compiled = std::make_unique<CompiledCache>(compiled_circuit_dir(config.compiled_dir), *host,
+                                               std::map<uint32_t, MemoryBudget*>{}, log);
+    // Idle buffer sets, then idle compiled circuits, give way to parameters; idle buffer sets give
+    // way to compiled circuits (never parameters to circuits: the reliefs would call each other).
+    params->set_host_relief([pool = buffers.get(), cc = compiled.get()](uint64_t bytes) {
+      const uint64_t freed = pool->drop_idle(bytes);
+      return freed >= bytes ? freed : freed + cc->drop_idle(bytes - freed);
+    });
+    compiled->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
+  } else {
+    params->set_host_relief([pool = buffers.get()](uint64_t bytes) { return pool->drop_idle(bytes); });
+  }
   for (const auto& [name, key] : config.keys)
     if (auto st = params->register_key(name, key); !st) return st;
   if (!config.journal_path.empty()) {
@@ -540,7 +552,7 @@ Result<SynthesizedPartition> Engine::synthesize(const std::string& name, const P
   auto lease = impl_->params->acquire(name, WaitKey{uint8_t(Priority::normal), 0}, "synthesize", {});
   if (!lease) return lease.error();
   const auto threads = impl_->synthesis_threads();
-  return synthesize_partition(input, **lease, threads.count);
+  return synthesize_partition(input, **lease, threads.count, {}, impl_->compiled.get());
 }
 
 Status Engine::register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key) {

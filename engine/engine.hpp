@@ -102,8 +102,15 @@ struct EngineConfig {
 
   unsigned max_attempts = 3;      // device-stage attempts per partition before the job fails
   unsigned quarantine_after = 3;  // consecutive failures that take a device out of service
-  bool params_on_device = true;   // keep parameter sets resident on devices whose budget allows
-  bool trusted_params = false;    // skip subgroup checks when loading parameter files
+  // Filecoin partitions synthesize only their witness; their a, b, c come from the circuit compiled
+  // once per proof type (r1cs/compiled, kept by engine/compiled_cache.hpp in `compiled_dir`, empty:
+  // "cuzk-compiled" in the parameter directory), formed on the device where the backend can
+  // (ComputeBackend::evaluates_compiled_rows). Off: full synthesis on the host.
+  bool compiled_circuits = true;
+  std::string compiled_dir;
+
+  bool params_on_device = true;  // keep parameter sets resident on devices whose budget allows
+  bool trusted_params = false;   // skip subgroup checks when loading parameter files
   // For benchmarks with fake keys only (`cuzk bench engine`), whose proofs cannot verify: the
   // pairing check of each proof still runs (its time counts as in production), but a proof that
   // fails it is accepted. Never settable from cuzkd's configuration; keep it off everywhere else.

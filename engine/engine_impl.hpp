@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/compiled_cache.hpp"
 #include "engine/engine.hpp"
 #include "engine/journal.hpp"
 #include "engine/memory_budget.hpp"
@@ -142,6 +143,7 @@ struct Engine::Impl {
   std::vector<std::unique_ptr<DeviceState>> devices;
   std::unique_ptr<ParamCache> params;
   std::unique_ptr<PartitionBufferPool> buffers;  // after params: its idle sets go first under pressure
+  std::unique_ptr<CompiledCache> compiled;       // null when config.compiled_circuits is off
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;  // queues changed, pause/resume, quarantine lifted, stopping

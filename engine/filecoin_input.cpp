@@ -4,8 +4,10 @@
 
 #include "engine/job.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
+#include "filecoin/proofs/compiled_circuits.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "io/file.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -89,19 +91,36 @@ Result<bool> expand_filecoin_request(JobRequest& r) {
   return true;
 }
 
-Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads) {
+Result<std::string> compiled_circuit_key(const filecoin::CircuitId& id) {
+  auto name = filecoin::parameter_file_name(id.kind, id.sector_size);
+  if (!name) return name.error();
+  return "filecoin " + *name + " compiler " + std::to_string(r1cs::kCompilerVersion) + " without C";
+}
+
+Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
+                                             CompiledCache* compiled) {
   if (!input.request || !input.partition)
     return make_input_error("a Filecoin partition without its request or index");
   auto prepared = input.request->prepared();
   if (!prepared) return prepared.error();
   auto part = prepared->partition(*input.partition);
   if (!part) return part.error();
-  auto as = filecoin::synthesize_partition(*part->circuit, threads);
+  auto as = compiled ? filecoin::synthesize_partition_witness(*part->circuit, threads)
+                     : filecoin::synthesize_partition(*part->circuit, threads);
   if (!as) return as.error();
   if (!std::equal(as->input_assignment.begin() + 1, as->input_assignment.end(), part->public_inputs.begin(),
                   part->public_inputs.end()))
     return make_error("partition " + std::to_string(*input.partition) +
                       ": the circuit's public inputs differ from the verifier's");
+  if (compiled) {
+    const filecoin::CircuitId id = prepared->circuit();
+    auto key = compiled_circuit_key(id);
+    if (!key) return key.error();
+    auto circuit = compiled->get_or_build(
+        *key, [id, threads]() { return filecoin::compile_blank_circuit(id, threads, {.keep_c = false}); });
+    if (!circuit) return circuit.error();
+    CUZK_TRY_STATUS(r1cs::attach_compiled(*as, std::move(*circuit)));
+  }
   return as;
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "engine/compiled_cache.hpp"
 #include "filecoin/proofs/proof_request.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -58,7 +59,14 @@ struct JobRequest;
 Result<bool> expand_filecoin_request(JobRequest& request);
 
 // Synthesis of one Filecoin partition: the circuit's assignment, whose public inputs are checked to
-// be the verifier's, synthesized on `threads` threads (filecoin::synthesize_partition).
-Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads);
+// be the verifier's, synthesized on `threads` threads (filecoin::synthesize_partition). With
+// `compiled`, the witness alone, attached to the proof type's compiled circuit (built on first
+// use, with C left out: the prover forms c = a∘b).
+Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
+                                             CompiledCache* compiled = nullptr);
+
+// The key the compiled circuit of a Filecoin circuit is kept under: its parameter file name and the
+// compiler's version.
+Result<std::string> compiled_circuit_key(const filecoin::CircuitId& id);
 
 }  // namespace cuzk::engine

@@ -114,7 +114,8 @@ bool uses_pooled_buffers(const PartitionInput& input) {
 namespace {
 
 Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, const ParamSet& params,
-                                                 unsigned threads, PartitionBuffers buffers) {
+                                                 unsigned threads, PartitionBuffers buffers,
+                                                 CompiledCache* compiled) {
   SynthesizedPartition out;
   out.buffers = std::move(buffers);
   out.buffers.lend_to(out.assignment);
@@ -129,7 +130,7 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
   }
   if (const auto* f = std::get_if<FilecoinInput>(&input)) {
-    auto made = synthesize_filecoin(*f, threads);
+    auto made = synthesize_filecoin(*f, threads, compiled);
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
   }
   if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
@@ -142,9 +143,11 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
     if (auto fits = groth16::check_assignment_shape(*params.key, as); !fits) return does_not_fit(fits);
   }
   // The prover pads a, b and c to the domain; reserving here keeps that reallocation (gigabytes at
-  // PoRep size) on the synthesis worker instead of the device worker.
-  for (auto* v : {&as.a, &as.b}) v->reserve(params.key->domain_size);
-  if (!as.c_from_ab) as.c.reserve(params.key->domain_size);
+  // PoRep size) on the synthesis worker instead of the device worker. A witness has only `a`, which
+  // receives h.
+  as.a.reserve(params.key->domain_size);
+  if (!as.witness_only()) as.b.reserve(params.key->domain_size);
+  if (!as.c_from_ab && !as.witness_only()) as.c.reserve(params.key->domain_size);
   out.public_inputs.assign(as.input_assignment.begin() + 1, as.input_assignment.end());
   return out;
 }
@@ -152,9 +155,10 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
 }  // namespace
 
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
-                                                  unsigned threads, PartitionBuffers buffers) {
+                                                  unsigned threads, PartitionBuffers buffers,
+                                                  CompiledCache* compiled) {
   try {
-    return synthesize_or_throw(input, params, threads, std::move(buffers));
+    return synthesize_or_throw(input, params, threads, std::move(buffers), compiled);
   } catch (const std::bad_alloc&) {
     return make_error(host_out_of_memory("synthesizing a partition for '" + params.name + "'"));
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "engine/compiled_cache.hpp"
 #include "engine/job.hpp"
 #include "engine/param_cache.hpp"
 #include "engine/partition_buffers.hpp"
@@ -43,8 +44,11 @@ bool uses_pooled_buffers(const PartitionInput& input);
 
 // `threads`: for the synthesis paths that run in parallel (synthetic circuits, r1cs evaluation,
 // copies of an already-synthesized partition). `buffers`, when held, receive the vectors.
+// `compiled`, when given, is where Filecoin partitions find their compiled circuits: they are then
+// synthesized witness-only (r1cs::Assignment::witness_only, attached to the circuit).
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
-                                                  unsigned threads, PartitionBuffers buffers = {});
+                                                  unsigned threads, PartitionBuffers buffers = {},
+                                                  CompiledCache* compiled = nullptr);
 
 // What a partition needs beyond its a, b, c and wire vectors.
 struct PartitionExtras {

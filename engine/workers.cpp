@@ -131,7 +131,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
 
   const auto start = Clock::now();
   const auto threads = synthesis_threads();
-  auto synthesized = synthesize_partition(input, **lease, threads.count, std::move(buffers));
+  auto synthesized = synthesize_partition(input, **lease, threads.count, std::move(buffers), compiled.get());
   const double synth_ms = ms_since(start);
   if (!synthesized) {
     log->warn("{} event=synthesis_failed error=\"{}\"", who, synthesized.message());

@@ -28,6 +28,11 @@
 
 namespace cuzk::r1cs {
 
+// The compiler's output format and row order: part of every key a compiled circuit is kept under
+// (engine/compiled_cache.hpp), so that a file written by a compiler that orders rows differently is
+// never mapped. Bump it with any change to what the compiler emits.
+inline constexpr unsigned kCompilerVersion = 1;
+
 struct CompileOptions {
   // Record C. Without it the circuit has no C rows and its c is a∘b (Assignment::c_from_ab).
   bool keep_c = true;
