@@ -5,7 +5,7 @@
 #include <new>
 
 #include "server/auth.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 #include "server/request.hpp"
 
 namespace cuzk::server {

@@ -1,4 +1,4 @@
-#include "server/client.hpp"
+#include "server/client/client.hpp"
 
 #include <fstream>
 #include <sstream>
