@@ -134,6 +134,10 @@ class ComputeBackend {
   virtual Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) = 0;
   // The device stages planned since the last call (empty for host backends), oldest first.
   virtual std::vector<DeviceStage> take_stage_log() { return {}; }
+  // The device memory the backend plans within, and the most it has planned at once (0 for host
+  // backends), for reports.
+  virtual size_t memory_budget() const { return 0; }
+  virtual size_t peak_planned_bytes() const { return 0; }
   // Default: one msm() after another (the host scalars are read until the last).
   virtual Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
     MsmBatchResult out;

@@ -8,10 +8,9 @@
 #include <vector>
 
 #include "cuzk.h"
+#include "engine/device_set.hpp"
 #include "engine/engine.hpp"
-#if CUZK_CAPI_CUDA
-#include "engine/cuda_devices.hpp"
-#endif
+#include "io/proof.hpp"
 #include "io/scalars.hpp"
 
 struct cuzk_engine {
@@ -120,25 +119,24 @@ Result<r1cs::Assignment> assignment_from(const cuzk_partition& p) {
   return as;
 }
 
-#if CUZK_CAPI_CUDA
-constexpr bool kHaveCuda = true;
-// GPUs 0 .. num_devices − 1 (0: every GPU found), each with workers_per_device workers pinned to it
-// by index, within device_memory_budget each (0: its free memory less 1 GiB).
-Result<DeviceSet> cuda_device_set(const cuzk_engine_config& c) {
-  CudaDeviceOptions o;
-  for (uint32_t i = 0; i < c.num_devices; ++i) o.indices.push_back(i);
-  o.vram_budget = c.device_memory_budget;
-  o.workers = c.workers_per_device;
-  o.shared_bases_fraction = c.shared_bases_fraction;
-  o.express_workers = c.express_workers_per_device;
-  return cuda_devices(o);
+// The backend's devices: CPU logical devices 0 .. num_devices − 1, or GPUs 0 .. num_devices − 1
+// (0: every GPU found); each with workers_per_device workers pinned to it by index, within
+// device_memory_budget each (for GPUs, 0: its free memory less 1 GiB).
+Result<DeviceSet> device_set(const cuzk_engine_config& c, const std::string& backend) {
+  DeviceSetOptions o;
+  o.backend = backend;
+  o.cpu.devices = logical_devices(c.num_devices, c.workers_per_device, c.device_memory_budget,
+                                  c.express_workers_per_device);
+  o.cpu.threads_per_worker = c.threads_per_worker;
+  for (uint32_t i = 0; i < c.num_devices; ++i) o.cuda.indices.push_back(i);
+  o.cuda.vram_budget = c.device_memory_budget;
+  o.cuda.workers = c.workers_per_device;
+  o.cuda.shared_bases_fraction = c.shared_bases_fraction;
+  o.cuda.express_workers = c.express_workers_per_device;
+  auto chosen = make_device_set(o);
+  if (!chosen) return chosen.error();
+  return std::move(chosen->set);
 }
-#else
-constexpr bool kHaveCuda = false;
-Result<DeviceSet> cuda_device_set(const cuzk_engine_config&) {
-  return make_error("backend 'cuda' is not built into this library");
-}
-#endif
 
 std::vector<uint8_t> canonical_bytes(const std::vector<Fr>& v) {
   std::vector<uint8_t> out(v.size() * CUZK_SCALAR_BYTES);
@@ -184,7 +182,7 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     if (!c || !out) return fail(err, CUZK_ERR_INVALID_ARGUMENT, "cuzk_engine_create: NULL config or out");
     *out = nullptr;
     const std::string backend = c->backend ? c->backend : "cpu";
-    if (backend != "cpu" && !(backend == "cuda" && kHaveCuda))
+    if (backend != "cpu" && !(backend == "cuda" && cuda_built()))
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "backend '" + backend + "' is not built into this library");
     if (!(c->shared_bases_fraction >= 0 && c->shared_bases_fraction <= 1))
       return fail(err, CUZK_ERR_INVALID_ARGUMENT, "shared_bases_fraction must be between 0 and 1");
@@ -201,15 +199,9 @@ cuzk_code cuzk_engine_create(const cuzk_engine_config* c, cuzk_engine** out, cuz
     config.max_partitions_ahead = c->max_partitions_ahead;
     config.express_synthesis_workers = c->express_synthesis_workers;
     config.idle_buffer_sets = c->idle_buffer_sets < 0 ? -1 : c->idle_buffer_sets;
-    if (backend == "cpu") {
-      config.devices =
-          cpu_devices(c->num_devices, c->workers_per_device, c->device_memory_budget,
-                      c->threads_per_worker ? c->threads_per_worker : 0, c->express_workers_per_device);
-    } else {
-      auto gpus = cuda_device_set(*c);
-      if (!gpus) return fail(err, CUZK_ERR_FAILED, gpus.message());
-      config.devices = std::move(*gpus);
-    }
+    auto devices = device_set(*c, backend);
+    if (!devices) return fail(err, CUZK_ERR_FAILED, devices.message());
+    config.devices = std::move(*devices);
     config.max_attempts = c->max_attempts;
     config.quarantine_after = c->quarantine_after;
     config.trusted_params = c->trusted_params != 0;

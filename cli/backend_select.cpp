@@ -2,21 +2,9 @@
 
 #include <cstdio>
 
-#include "backend/cpu/cpu_backend.hpp"
-#if CUZK_HAVE_CUDA
-#include "backend/cuda/cuda_backend.hpp"
-#include "backend/cuda/fixed_base/fixed_base.hpp"
-#include "backend/cuda/runtime/runtime.hpp"
-#endif
+#include "engine/device_set.hpp"
 
 namespace cuzk::cli {
-namespace {
-
-[[maybe_unused]] Error no_cuda_in_this_build() {
-  return Error{"this build of cuzk has no CUDA backend (built without nvcc or with -DCUZK_WITH_CUDA=OFF)"};
-}
-
-}  // namespace
 
 Result<size_t> parse_bytes(const std::string& text) {
   if (text.empty()) return size_t(0);
@@ -33,125 +21,80 @@ Result<size_t> parse_bytes(const std::string& text) {
   return size_t(v) << shift;
 }
 
-Result<std::unique_ptr<ComputeBackend>> make_backend(const std::string& which, int device,
-                                                     const std::string& vram_budget, ThreadPool& pool,
-                                                     unsigned msm_pass_log, double resident_fraction) {
+Result<SelectedBackend> make_backend(const std::string& which, int device, const std::string& vram_budget,
+                                     ThreadPool& pool, unsigned msm_pass_log, double resident_fraction) {
   if (msm_pass_log > 30) return make_error("--msm-pass-log: at most 30");
   if (resident_fraction < 0 || resident_fraction > 1) return make_error("--resident-fraction: from 0 to 1");
   auto budget = parse_bytes(vram_budget);
   if (!budget) return make_error("--vram-budget: " + budget.message());
-#if CUZK_HAVE_CUDA
-  if (which != "cpu") {
-    cuda::CudaBackendOptions o;
-    o.device = device;
-    o.vram_budget = *budget;
-    o.resident_pass_points = msm_pass_log ? size_t(1) << msm_pass_log : 0;
-    if (resident_fraction > 0) o.resident_fraction = resident_fraction;
-    auto gpu = cuda::CudaBackend::create(o);
-    if (gpu) return std::unique_ptr<ComputeBackend>(std::move(*gpu));
-    if (which == "cuda") return gpu.error();
-  }
-#else
-  (void)device;
-  (void)msm_pass_log;
-  (void)resident_fraction;
-  if (which == "cuda") return no_cuda_in_this_build();
-#endif
-  return std::unique_ptr<ComputeBackend>(new cpu::CpuBackend(pool));
+  // One device of one worker: the whole budget is that worker's, no store is shared, and no worker
+  // is an express one.
+  engine::DeviceSetOptions o;
+  o.backend = which;
+  o.cpu.devices = engine::logical_devices(1, 1, *budget);
+  o.cpu.shared_pool = &pool;
+  o.cuda.indices = {uint32_t(device)};  // a negative index is one that no host has
+  o.cuda.workers = 1;
+  o.cuda.express_workers = 0;
+  o.cuda.vram_budget = *budget;
+  o.cuda.margin = size_t(512) << 20;
+  o.cuda.resident_pass_points = msm_pass_log ? size_t(1) << msm_pass_log : 0;
+  o.cuda.own_resident_fraction = resident_fraction;
+  auto chosen = engine::make_device_set(o);
+  if (!chosen) return chosen.error();
+  SelectedBackend selected;
+  auto backend = chosen->set.factory(chosen->set.devices.front(), 0);
+  if (!backend) return backend.error();
+  selected.backend = std::move(*backend);
+  selected.pin_host = std::move(chosen->set.pin_host);
+  return selected;
 }
 
 DeviceReport take_device_report(ComputeBackend& backend) {
   DeviceReport r;
-#if CUZK_HAVE_CUDA
-  if (auto* gpu = dynamic_cast<cuda::CudaBackend*>(&backend)) {
-    for (const auto& p : gpu->plan_log()) {
-      char line[320];
-      std::snprintf(line, sizeof line, "%-24s %-44s %8zu MiB %9.1f ms", p.stage.c_str(), p.choice.c_str(),
-                    (p.bytes + (1u << 20) - 1) >> 20, p.ms);
-      r.stages.emplace_back(line);
-    }
-    gpu->clear_log();
-    r.peak_bytes = gpu->peak_planned_bytes();
-    r.budget = gpu->budget();
+  for (const auto& p : backend.take_stage_log()) {
+    char line[320];
+    std::snprintf(line, sizeof line, "%-24s %-44s %8zu MiB %9.1f ms", p.stage.c_str(), p.choice.c_str(),
+                  (p.bytes + (1u << 20) - 1) >> 20, p.ms);
+    r.stages.emplace_back(line);
   }
-#else
-  (void)backend;
-#endif
+  r.peak_bytes = backend.peak_planned_bytes();
+  r.budget = backend.memory_budget();
   return r;
 }
 
 namespace {
 
-struct HostRange {
-  const void* data;
-  size_t bytes;
-};
-
-std::vector<std::shared_ptr<void>> pin_ranges_for(const ComputeBackend& backend,
-                                                  const std::vector<HostRange>& ranges) {
+std::vector<std::shared_ptr<void>> pin_ranges_for(const SelectedBackend& selected,
+                                                  const std::vector<engine::HostRange>& ranges) {
   std::vector<std::shared_ptr<void>> pins;
-#if CUZK_HAVE_CUDA
-  if (!dynamic_cast<const cuda::CudaBackend*>(&backend)) return pins;
+  if (!selected.pin_host) return pins;
   for (const auto& range : ranges) {
     if (range.bytes == 0) continue;
-    auto r = cuda::PinnedRange::pin(range.data, range.bytes);
+    auto r = selected.pin_host(range.data, range.bytes);
     if (r)
-      pins.push_back(std::make_shared<cuda::PinnedRange>(std::move(*r)));
+      pins.push_back(std::move(*r));
     else
       std::fprintf(stderr, "  warning: %s (these copies are staged instead)\n", r.message().c_str());
   }
-#else
-  (void)backend;
-  (void)ranges;
-#endif
   return pins;
 }
 
 }  // namespace
 
-std::vector<std::shared_ptr<void>> pin_key_for(const ComputeBackend& backend,
+std::vector<std::shared_ptr<void>> pin_key_for(const SelectedBackend& selected,
                                                const groth16::ProvingKey& key) {
-  std::vector<HostRange> ranges;
+  std::vector<engine::HostRange> ranges;
   for (const auto& r : key.point_arrays()) ranges.push_back({r.data, r.bytes});
-  return pin_ranges_for(backend, ranges);
+  return pin_ranges_for(selected, ranges);
 }
 
-std::vector<std::shared_ptr<void>> pin_assignment_for(const ComputeBackend& backend,
+std::vector<std::shared_ptr<void>> pin_assignment_for(const SelectedBackend& selected,
                                                       const r1cs::Assignment& as) {
-  std::vector<HostRange> ranges;
+  std::vector<engine::HostRange> ranges;
   for (const auto* v : {&as.a, &as.b, &as.c, &as.aux_assignment})
     ranges.push_back({v->data(), v->capacity() * sizeof(Fr)});
-  return pin_ranges_for(backend, ranges);
-}
-
-Result<std::string> attach_setup_device(const std::string& which, int device,
-                                        groth16::SetupOptions& options) {
-  if (which != "cpu" && which != "cuda" && which != "auto")
-    return make_error("--backend: '" + which + "' is not cpu, cuda or auto");
-#if CUZK_HAVE_CUDA
-  if (which != "cpu") {
-    auto g1 = cuda::FixedBaseMul<G1Affine>::create(device, G1Affine::generator());
-    auto g2 = g1 ? cuda::FixedBaseMul<G2Affine>::create(device, G2Affine::generator())
-                 : Result<cuda::FixedBaseMul<G2Affine>>(g1.error());
-    if (g1 && g2) {
-      auto m1 = std::make_shared<cuda::FixedBaseMul<G1Affine>>(std::move(*g1));
-      auto m2 = std::make_shared<cuda::FixedBaseMul<G2Affine>>(std::move(*g2));
-      options.g1_mul_many = [m1](std::span<const Fr> k, std::span<G1Affine> out) {
-        return m1->mul_many(k, out);
-      };
-      options.g2_mul_many = [m2](std::span<const Fr> k, std::span<G2Affine> out) {
-        return m2->mul_many(k, out);
-      };
-      return "cuda:" + std::to_string(device);
-    }
-    if (which == "cuda") return g1 ? g2.error() : g1.error();
-  }
-#else
-  (void)device;
-  (void)options;
-  if (which == "cuda") return no_cuda_in_this_build();
-#endif
-  return std::string("cpu");
+  return pin_ranges_for(selected, ranges);
 }
 
 }  // namespace cuzk::cli

@@ -18,6 +18,7 @@
 #include "backend/cpu/msm.hpp"
 #include "backend/cpu/ntt.hpp"
 #include "cli/backend_select.hpp"
+#include "cli/bench_util.hpp"
 #include "cli/commands.hpp"
 #include "cli/fake_key.hpp"
 #include "cli/options.hpp"
@@ -164,13 +165,13 @@ int bench_prove(const BenchArgs& args) {
     pvk = std::move(*prepared);
   }
   const double setup_s = seconds_since(t);
-  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool, args.msm_pass_log,
-                              args.resident_fraction);
-  if (!backend) return fail(backend.message());
+  auto chosen = make_backend(args.backend, args.device, args.vram_budget, pool, args.msm_pass_log,
+                             args.resident_fraction);
+  if (!chosen) return fail(chosen.message());
   std::fprintf(stderr, "  key ready in %.1f s (%s); proving on %s\n", setup_s,
-               args.fake_key ? "fake" : "setup", (*backend)->name().c_str());
+               args.fake_key ? "fake" : "setup", chosen->backend->name().c_str());
   t = Clock::now();
-  const auto pins = args.pin_params ? pin_key_for(**backend, *pk) : std::vector<std::shared_ptr<void>>{};
+  const auto pins = args.pin_params ? pin_key_for(*chosen, *pk) : std::vector<std::shared_ptr<void>>{};
   if (!pins.empty()) std::fprintf(stderr, "  key pinned in host memory in %.1f s\n", seconds_since(t));
 
   std::vector<double> synth_t, prove_t, verify_t;
@@ -183,7 +184,7 @@ int bench_prove(const BenchArgs& args) {
     const double synth = seconds_since(t);
     if (args.pin_assignment && as_pins.empty() && synthetic) {
       t = Clock::now();
-      as_pins = pin_assignment_for(**backend, as);
+      as_pins = pin_assignment_for(*chosen, as);
       if (!as_pins.empty()) std::fprintf(stderr, "  assignment pinned in %.1f s\n", seconds_since(t));
     }
     constraints = as.a.size();
@@ -191,11 +192,11 @@ int bench_prove(const BenchArgs& args) {
     t = Clock::now();
     groth16::ProofTimings tm;
     auto proof =
-        groth16::create_proof(*pk, as, groth16::ProofRandomness::fresh(), **backend, {.timings = &tm});
+        groth16::create_proof(*pk, as, groth16::ProofRandomness::fresh(), *chosen->backend, {.timings = &tm});
     if (!proof) return fail(proof.message());
     const double prove = seconds_since(t);
     stages = tm;
-    report = take_device_report(**backend);
+    report = take_device_report(*chosen->backend);
     {  // stage times on stderr; the table and JSON stay on stdout
       std::fprintf(stderr, "  proof %u: %.3f s (check %.1f ms, h %.1f ms, msm %.1f ms, assemble %.1f ms)\n",
                    i, prove, tm.check_ms, tm.h_ms, tm.msm_ms, tm.assemble_ms);
@@ -224,10 +225,10 @@ int bench_prove(const BenchArgs& args) {
   std::printf("%-28s %-8s %12s %10s %10s %10s %10s\n", "circuit", "backend", "constraints", "setup s",
               "synth s", "prove s", "verify ms");
   std::printf("%-28s %-8s %12zu %10.3f %10.3f %10.3f %10.2f\n", args.spec.describe().c_str(),
-              (*backend)->name().c_str(), constraints, setup_s, synth_s, prove_s, verify_s * 1e3);
+              chosen->backend->name().c_str(), constraints, setup_s, synth_s, prove_s, verify_s * 1e3);
   emit(args, {{"bench", "prove"},
               {"circuit", args.spec.describe()},
-              {"backend", (*backend)->name()},
+              {"backend", chosen->backend->name()},
               {"constraints", constraints},
               {"domain", pk->domain_size},
               {"threads", pool.size()},
@@ -237,12 +238,7 @@ int bench_prove(const BenchArgs& args) {
               {"synthesis_s", synth_s},
               {"prove_s", prove_s},
               {"verify_ms", verify_s * 1e3},
-              {"last_proof_ms",
-               {{"check", stages.check_ms},
-                {"h", stages.h_ms},
-                {"msm", stages.msm_ms},
-                {"assemble", stages.assemble_ms},
-                {"total", stages.total_ms}}},
+              {"last_proof_ms", stage_times_json(stages)},
               {"device_stages", report.stages},
               {"peak_device_bytes", report.peak_bytes},
               {"device_budget", report.budget},

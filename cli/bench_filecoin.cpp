@@ -72,6 +72,74 @@ struct PhasePeak {
   uint64_t bytes() const { return peak_rss_bytes(); }
 };
 
+// The synthesis's figures, for the reports.
+struct SynthesisFigures {
+  double seconds = 0;
+  unsigned threads = 0;
+  size_t constraints = 0, inputs = 0, aux = 0;
+  unsigned log_domain = 0;
+};
+
+// --synthesis-only: the table line and the JSON of the synthesis alone.
+int report_synthesis_only(const FilecoinBenchArgs& args, const BenchPartition& part,
+                          const SynthesisFigures& f, unsigned threads) {
+  std::printf("%-12s %12s %8s %10s %8s %10s %8s %10s\n", "circuit", "constraints", "inputs", "aux", "domain",
+              "synth s", "threads", "peak RSS");
+  std::printf("%-12s %12zu %8zu %10zu %8s %10.3f %8u %10s\n", part.name.c_str(), f.constraints, f.inputs,
+              f.aux, ("2^" + std::to_string(f.log_domain)).c_str(), f.seconds, f.threads,
+              gib(peak_rss_bytes()).c_str());
+  return write_json(args.json_path, {{"bench", "filecoin"},
+                                     {"circuit", part.name},
+                                     {"vanilla", part.vanilla},
+                                     {"synthesis_only", true},
+                                     {"threads", threads},
+                                     {"constraints", f.constraints},
+                                     {"inputs", f.inputs},
+                                     {"aux", f.aux},
+                                     {"log_domain", f.log_domain},
+                                     {"vanilla_s", part.vanilla_s},
+                                     {"check_s", part.check_s},
+                                     {"synthesis_s", f.seconds},
+                                     {"synthesis_threads", f.threads},
+                                     {"peak_rss_bytes", peak_rss_bytes()},
+                                     {"machine", {{"threads", std::thread::hardware_concurrency()}}}});
+}
+
+// The timed proofs: their wall times, the last one's stages and device report, the device's peak.
+struct ProofRuns {
+  std::vector<double> seconds;
+  groth16::ProofTimings stages;
+  DeviceReport report;
+  size_t peak_device = 0;
+};
+
+// A warm-up proof (it loads the resident bases on a GPU) unless --no-warmup, then --repeat timed
+// ones, each from the assignment as synthesized.
+Result<ProofRuns> time_proofs(const FilecoinBenchArgs& args, const groth16::ProvingKey& pk,
+                              r1cs::Assignment& as, ComputeBackend& backend, ThreadPool& pool) {
+  const unsigned runs = args.repeat + (args.warmup ? 1 : 0);
+  const SpentVectors pristine = runs > 1 ? SpentVectors::of(as) : SpentVectors{};
+  ProofRuns out;
+  for (unsigned i = 0; i < runs; ++i) {
+    if (i > 0) pristine.restore(as, pool);
+    groth16::ProofTimings tm;
+    const auto t = Clock::now();
+    auto proof = groth16::create_proof(pk, as, groth16::ProofRandomness::fresh(), backend, {.timings = &tm});
+    if (!proof) return make_error("prove: " + proof.message());
+    const double s = seconds_since(t);
+    out.report = take_device_report(backend);
+    out.peak_device = std::max(out.peak_device, out.report.peak_bytes);
+    const bool warm = args.warmup && i == 0;
+    std::fprintf(stderr, "  %s %u: %.3f s (check %.1f ms, h %.1f ms, msm %.1f ms, assemble %.1f ms)\n",
+                 warm ? "warm-up proof" : "proof", i, s, tm.check_ms, tm.h_ms, tm.msm_ms, tm.assemble_ms);
+    for (const auto& line : out.report.stages) std::fprintf(stderr, "    %s\n", line.c_str());
+    if (warm) continue;
+    out.seconds.push_back(s);
+    out.stages = tm;
+  }
+  return out;
+}
+
 int bench_filecoin(const FilecoinBenchArgs& args) {
   auto id = filecoin::parse_circuit_id(args.circuit);
   if (!id) return fail(id.message());
@@ -80,9 +148,9 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   const unsigned threads = unsigned(pool.size());
   // The backend first, so that a missing device fails before minutes of synthesis.
   const bool no_proof = args.synthesis_only || args.witness_only;
-  auto backend = no_proof ? Result<std::unique_ptr<ComputeBackend>>(make_error("none"))
-                          : make_backend(args.backend, args.device, args.vram_budget, pool);
-  if (!no_proof && !backend) return fail(backend.message());
+  auto chosen = no_proof ? Result<SelectedBackend>(make_error("none"))
+                         : make_backend(args.backend, args.device, args.vram_budget, pool);
+  if (!no_proof && !chosen) return fail(chosen.message());
   std::fprintf(stderr, "  %s: virtual vanilla inputs ...\n", args.circuit.c_str());
   auto part = make_bench_partition(*id, args.seed);
   if (!part) return fail(part.message());
@@ -109,26 +177,9 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
                log_domain, gib(synth_rss).c_str());
 
   if (args.synthesis_only) {
-    std::printf("%-12s %12s %8s %10s %8s %10s %8s %10s\n", "circuit", "constraints", "inputs", "aux",
-                "domain", "synth s", "threads", "peak RSS");
-    std::printf("%-12s %12zu %8zu %10zu %8s %10.3f %8u %10s\n", part->name.c_str(), circuit_rows, inputs, aux,
-                ("2^" + std::to_string(log_domain)).c_str(), synth_s, part->parallel ? threads : 1u,
-                gib(peak_rss_bytes()).c_str());
-    return write_json(args.json_path, {{"bench", "filecoin"},
-                                       {"circuit", part->name},
-                                       {"vanilla", part->vanilla},
-                                       {"synthesis_only", true},
-                                       {"threads", threads},
-                                       {"constraints", circuit_rows},
-                                       {"inputs", inputs},
-                                       {"aux", aux},
-                                       {"log_domain", log_domain},
-                                       {"vanilla_s", part->vanilla_s},
-                                       {"check_s", part->check_s},
-                                       {"synthesis_s", synth_s},
-                                       {"synthesis_threads", part->parallel ? threads : 1u},
-                                       {"peak_rss_bytes", peak_rss_bytes()},
-                                       {"machine", {{"threads", std::thread::hardware_concurrency()}}}});
+    const unsigned synth_threads = part->parallel ? threads : 1u;
+    return report_synthesis_only(args, *part, {synth_s, synth_threads, circuit_rows, inputs, aux, log_domain},
+                                 threads);
   }
 
   // The key: random points of the circuit's shape, made once (not timed with the proofs).
@@ -139,40 +190,18 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   std::fprintf(stderr, "  fake key (random points, the circuit's exact shape) made in %.1f s\n", key_s);
 
   t = Clock::now();
-  const auto key_pins = args.pin_params ? pin_key_for(**backend, pk) : std::vector<std::shared_ptr<void>>{};
+  const auto key_pins = args.pin_params ? pin_key_for(*chosen, pk) : std::vector<std::shared_ptr<void>>{};
   const auto as_pins =
-      args.pin_assignment ? pin_assignment_for(**backend, *as) : std::vector<std::shared_ptr<void>>{};
+      args.pin_assignment ? pin_assignment_for(*chosen, *as) : std::vector<std::shared_ptr<void>>{};
   const double pin_s = seconds_since(t);
   if (!key_pins.empty() || !as_pins.empty())
     std::fprintf(stderr, "  key and assignment pinned in %.1f s\n", pin_s);
   const uint64_t key_rss = key_peak.bytes();
 
-  // Proofs: a warm-up (loads the resident bases on a GPU), then --repeat timed ones.
-  const unsigned runs = args.repeat + (args.warmup ? 1 : 0);
-  const SpentVectors pristine = runs > 1 ? SpentVectors::of(*as) : SpentVectors{};
   PhasePeak prove_peak;
-  std::vector<double> prove_t;
-  groth16::ProofTimings stages;
-  DeviceReport report;
-  size_t peak_device = 0;
-  for (unsigned i = 0; i < runs; ++i) {
-    if (i > 0) pristine.restore(*as, pool);
-    groth16::ProofTimings tm;
-    t = Clock::now();
-    auto proof =
-        groth16::create_proof(pk, *as, groth16::ProofRandomness::fresh(), **backend, {.timings = &tm});
-    if (!proof) return fail("prove: " + proof.message());
-    const double s = seconds_since(t);
-    report = take_device_report(**backend);
-    peak_device = std::max(peak_device, report.peak_bytes);
-    const bool warm = args.warmup && i == 0;
-    std::fprintf(stderr, "  %s %u: %.3f s (check %.1f ms, h %.1f ms, msm %.1f ms, assemble %.1f ms)\n",
-                 warm ? "warm-up proof" : "proof", i, s, tm.check_ms, tm.h_ms, tm.msm_ms, tm.assemble_ms);
-    for (const auto& line : report.stages) std::fprintf(stderr, "    %s\n", line.c_str());
-    if (warm) continue;
-    prove_t.push_back(s);
-    stages = tm;
-  }
+  auto runs_done = time_proofs(args, pk, *as, *chosen->backend, pool);
+  if (!runs_done) return fail(runs_done.message());
+  const auto& [prove_t, stages, report, peak_device] = *runs_done;
   const double prove_s = median_of(prove_t);
   const uint64_t prove_rss = prove_peak.bytes();
   const uint64_t peak_rss = std::max({synth_rss, key_rss, prove_rss});
@@ -180,7 +209,7 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
   std::printf("%-12s %-8s %12s %8s %10s %8s %10s %10s %10s %10s\n", "circuit", "backend", "constraints",
               "inputs", "aux", "domain", "synth s", "prove s", "key s", "peak RSS");
   std::printf("%-12s %-8s %12zu %8zu %10zu %8s %10.3f %10.3f %10.1f %10s\n", part->name.c_str(),
-              (*backend)->name().c_str(), circuit_rows, inputs, aux,
+              chosen->backend->name().c_str(), circuit_rows, inputs, aux,
               ("2^" + std::to_string(log_domain)).c_str(), synth_s, prove_s, key_s, gib(peak_rss).c_str());
   std::printf(
       "note: the key is random points of the circuit's shape: the proofs time the prover and do not "
@@ -193,7 +222,7 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
        {"circuit", part->name},
        {"vanilla", part->vanilla},
        {"partitions_per_proof", part->partitions},
-       {"backend", (*backend)->name()},
+       {"backend", chosen->backend->name()},
        {"threads", threads},
        {"constraints", circuit_rows},
        {"rows_with_inputs", rows},
@@ -214,12 +243,7 @@ int bench_filecoin(const FilecoinBenchArgs& args) {
        {"prove_runs_s", prove_t},
        {"repeat", args.repeat},
        {"warmup", args.warmup},
-       {"last_proof_ms",
-        {{"check", stages.check_ms},
-         {"h", stages.h_ms},
-         {"msm", stages.msm_ms},
-         {"assemble", stages.assemble_ms},
-         {"total", stages.total_ms}}},
+       {"last_proof_ms", stage_times_json(stages)},
        {"device_stages", report.stages},
        {"peak_device_bytes", peak_device},
        {"device_budget", report.budget},

@@ -1,4 +1,5 @@
-// Small helpers the `cuzk bench` subcommands share: a median, "12.3 GiB", writing the JSON result.
+// Small helpers the `cuzk bench` subcommands share: a median, "12.3 GiB", a proof's stage times and
+// writing the JSON result.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "groth16/prover.hpp"
 
 namespace cuzk::cli {
 
@@ -27,6 +29,15 @@ inline std::string gib(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
   return buf;
+}
+
+// A proof's stage times as JSON, in milliseconds.
+inline nlohmann::json stage_times_json(const groth16::ProofTimings& t) {
+  return {{"check", t.check_ms},
+          {"h", t.h_ms},
+          {"msm", t.msm_ms},
+          {"assemble", t.assemble_ms},
+          {"total", t.total_ms}};
 }
 
 // The result to `path` ("-": stdout; "": nowhere); an exit status.

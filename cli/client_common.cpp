@@ -9,8 +9,9 @@
 
 #include "cli/options.hpp"
 #include "io/file.hpp"
+#include "io/proof.hpp"
 #include "io/snarkjs_json.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 
 namespace cuzk::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include "common/result.hpp"
 #include "engine/job.hpp"
 #include "r1cs/circuits/samples.hpp"
-#include "server/client.hpp"
+#include "server/client/client.hpp"
 
 namespace cuzk::cli {
 

@@ -55,9 +55,10 @@ void add_prove_options(CLI::App* cmd, ProveOptions& o) {
 }
 
 // One partition: synthesized, proved, checked with the pairing against the verifier's inputs.
-Result<Proof> prove_partition(const filecoin::PreparedProof& prepared, size_t k,
-                              const groth16::ProvingKey& pk, const groth16::PreparedVerifyingKey& pvk,
-                              ComputeBackend& backend, const ProveOptions& o) {
+Result<groth16::Proof> prove_partition(const filecoin::PreparedProof& prepared, size_t k,
+                                       const groth16::ProvingKey& pk,
+                                       const groth16::PreparedVerifyingKey& pvk, ComputeBackend& backend,
+                                       const ProveOptions& o) {
   const std::string label = "partition " + std::to_string(k) + ": synthesize";
   Result<r1cs::Assignment> as = make_error("");
   std::vector<Fr> inputs;
@@ -78,7 +79,7 @@ Result<Proof> prove_partition(const filecoin::PreparedProof& prepared, size_t k,
   if (auto st = groth16::check_assignment_shape(pk, *as); !st)
     return make_error("partition " + std::to_string(k) + " does not fit the parameters: " + st.message());
   const std::string prove_label = "partition " + std::to_string(k) + ": prove (" + backend.name() + ")";
-  Result<Proof> proof = make_error("");
+  Result<groth16::Proof> proof = make_error("");
   {
     Stage stage(prove_label.c_str(), o.quiet);
     const auto rs =
@@ -113,18 +114,18 @@ int prove_request(const filecoin::ProofRequest& request, const ProveOptions& o) 
     Stage stage("load parameters", o.quiet);
     auto params = read_bellman_params(*path, Check::curve_only);
     if (!params) return fail(params.message());
-    pk = groth16::proving_key_from_bellman(std::move(*params));
+    pk = proving_key_from_bellman(std::move(*params));
     if (!pk) return fail(pk.message());
     stage.done();
   }
   auto pvk = groth16::prepare_verifying_key(pk->vk);
   if (!pvk) return fail(pvk.message());
-  auto backend = make_backend(o.backend, o.device, o.vram_budget, pool);
-  if (!backend) return fail(backend.message());
+  auto chosen = make_backend(o.backend, o.device, o.vram_budget, pool);
+  if (!chosen) return fail(chosen.message());
 
   std::vector<filecoin::PartitionProofBytes> proofs;
   for (size_t k = 0; k < prepared->partitions(); ++k) {
-    auto proof = prove_partition(*prepared, k, *pk, *pvk, **backend, o);
+    auto proof = prove_partition(*prepared, k, *pk, *pvk, *chosen->backend, o);
     if (!proof) return fail(proof.message());
     proofs.push_back(proof_to_bytes(*proof));
   }
@@ -133,7 +134,7 @@ int prove_request(const filecoin::ProofRequest& request, const ProveOptions& o) 
     return fail(st.message());
   std::printf("%s: %s, %zu partition%s proved on %s and checked -> %s (%zu bytes)\n", what,
               std::string(prepared->proof_type().name).c_str(), proofs.size(), proofs.size() == 1 ? "" : "s",
-              (*backend)->name().c_str(), o.proof_out.c_str(), bytes.size());
+              chosen->backend->name().c_str(), o.proof_out.c_str(), bytes.size());
   return 0;
 }
 

@@ -9,10 +9,10 @@
 
 #include <unistd.h>
 
-#include "cli/backend_select.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
 #include "common/thread_pool.hpp"
+#include "engine/device_set.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "groth16/setup.hpp"
@@ -72,7 +72,7 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
   }
   groth16::SetupOptions options;
   options.seed = args.toxic_seed;
-  auto on = attach_setup_device(args.backend, args.device, options);
+  auto on = engine::attach_setup_device(args.backend, args.device, options);
   if (!on) return fail(on.message());
   if (!args.quiet)
     std::fprintf(stderr, "  %s: %zu constraints; generator multiples on %s\n", args.circuit.c_str(),
@@ -87,7 +87,7 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
   matrices = {};  // hundreds of MB at PoRep size, no longer needed
   {
     Stage stage("write", args.quiet);
-    auto params = groth16::to_bellman(*pk);
+    auto params = to_bellman(*pk);
     if (!params) return fail(params.message());
     auto st = write_atomically(*vk_path, [&](const fs::path& p) { return write_bellman_vk(p, pk->vk); });
     if (!st) return fail(st.message());

@@ -53,7 +53,7 @@ int verify_request(const filecoin::ProofRequest& request, const VerifyOptions& o
   const size_t n = prepared->partitions();
   auto parts = filecoin::split_partition_proofs(*bytes, n);
   if (!parts) return fail(o.proof_in + ": " + parts.message());
-  std::vector<Proof> proofs;
+  std::vector<groth16::Proof> proofs;
   std::vector<std::vector<Fr>> inputs;
   for (size_t k = 0; k < n; ++k) {
     auto proof = read_proofs((*parts)[k]);

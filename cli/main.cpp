@@ -3,7 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/filecoin_commands.hpp"
-#include "server/flag_errors.hpp"
+#include "server/client/flag_errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk: Groth16 prover over BLS12-381 (GPU and CPU)", "cuzk"};

@@ -14,7 +14,6 @@
 #include "common/thread_pool.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
-#include "groth16/zkey_assignment.hpp"
 #include "io/bellman.hpp"
 #include "io/file.hpp"
 #include "io/proof.hpp"
@@ -23,6 +22,7 @@
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
 #include "io/snarkjs_zkey.hpp"
+#include "io/zkey_assignment.hpp"
 #include "r1cs/circuits/synthetic.hpp"
 #include "r1cs/matrices.hpp"
 
@@ -54,7 +54,7 @@ Result<groth16::ProvingKey> load_key(const ProveArgs& args, std::optional<Snarkj
     auto zkey = read_zkey(args.zkey_path, check);
     if (!zkey) return zkey.error();
     zkey_out = *zkey;
-    return groth16::proving_key_from_zkey(std::move(*zkey));
+    return proving_key_from_zkey(std::move(*zkey));
   }
   auto params = read_bellman_params(args.params_path, check);
   if (!params) {
@@ -65,7 +65,7 @@ Result<groth16::ProvingKey> load_key(const ProveArgs& args, std::optional<Snarkj
       return make_error(args.params_path + " is a snarkjs .zkey, not bellman parameters: give it as --zkey");
     return params.error();
   }
-  return groth16::proving_key_from_bellman(std::move(*params));
+  return proving_key_from_bellman(std::move(*params));
 }
 
 // The prover's input: from the zkey's coefficients, from an r1cs + witness, or from a sample.
@@ -82,7 +82,7 @@ Result<r1cs::Assignment> load_assignment(const ProveArgs& args, const std::optio
       cs = std::move(*parsed);
     }
     if (zkey) {
-      as = groth16::assignment_from_zkey(*zkey, wtns->values, cs ? &*cs : nullptr);
+      as = assignment_from_zkey(*zkey, wtns->values, cs ? &*cs : nullptr);
     } else {
       if (!cs) return make_error("--wtns with --params needs the circuit's --r1cs");
       auto m = to_constraint_matrices(*cs);
@@ -128,16 +128,16 @@ int run_prove(const ProveArgs& args) {
     stage.done();
   }
   const size_t constraints = as->a.size();
-  auto backend = make_backend(args.backend, args.device, args.vram_budget, pool);
-  if (!backend) return fail(backend.message());
-  const std::string prove_label = "prove (" + (*backend)->name() + ")";
-  Result<Proof> proof = make_error("");
+  auto chosen = make_backend(args.backend, args.device, args.vram_budget, pool);
+  if (!chosen) return fail(chosen.message());
+  const std::string prove_label = "prove (" + chosen->backend->name() + ")";
+  Result<groth16::Proof> proof = make_error("");
   double prove_s = 0;
   {
     Stage stage(prove_label.c_str(), args.quiet);
     const auto rs =
         args.rs_seed ? groth16::ProofRandomness::from_seed(*args.rs_seed) : groth16::ProofRandomness::fresh();
-    proof = groth16::create_proof(*pk, *as, rs, **backend);
+    proof = groth16::create_proof(*pk, *as, rs, *chosen->backend);
     if (!proof) return fail(proof.message());
     prove_s = stage.done();
   }
@@ -164,7 +164,7 @@ int run_prove(const ProveArgs& args) {
   if (!args.public_path.empty())
     if (auto st = write_text(args.public_path, snarkjs_public_json(inputs)); !st) return fail(st.message());
   std::printf("prove: %zu constraints, domain 2^%d, %zu public inputs, proved on %s in %.3f s -> %s (%s)\n",
-              constraints, __builtin_ctzll(pk->domain_size), inputs.size(), (*backend)->name().c_str(),
+              constraints, __builtin_ctzll(pk->domain_size), inputs.size(), chosen->backend->name().c_str(),
               prove_s, args.proof_path.c_str(), format.c_str());
   return 0;
 }

@@ -5,11 +5,11 @@
 #include <optional>
 #include <string>
 
-#include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
 #include "common/thread_pool.hpp"
+#include "engine/device_set.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellman.hpp"
 #include "io/r1cs_convert.hpp"
@@ -63,7 +63,7 @@ int run_setup(const SetupArgs& args) {
   }
   groth16::SetupOptions options;
   options.seed = args.toxic_seed;
-  auto on = attach_setup_device(args.backend, args.device, options);
+  auto on = engine::attach_setup_device(args.backend, args.device, options);
   if (!on) return fail(on.message());
   if (!args.quiet) std::fprintf(stderr, "  generator multiples on %s\n", on->c_str());
   Result<groth16::ProvingKey> pk = make_error("");
@@ -75,7 +75,7 @@ int run_setup(const SetupArgs& args) {
   }
   {
     Stage stage("write", args.quiet);
-    auto params = groth16::to_bellman(*pk);
+    auto params = to_bellman(*pk);
     if (!params) return fail(params.message());
     if (auto st = write_bellman_params(args.params_path, *params); !st) return fail(st.message());
     if (!args.vk_path.empty())

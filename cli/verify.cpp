@@ -95,8 +95,8 @@ int run_verify(const VerifyArgs& args) {
   auto public_sets = parse_public_sets(*public_text);
   if (!public_sets) return fail(args.public_path + ": " + public_sets.message());
 
-  Result<BellmanVerifyingKey> vk = make_error("");
-  std::vector<Proof> proofs;
+  Result<groth16::VerifyingKey> vk = make_error("");
+  std::vector<groth16::Proof> proofs;
   if (!args.vk_json_path.empty()) {
     auto text = read_text(args.vk_json_path);
     if (!text) return fail(text.message());

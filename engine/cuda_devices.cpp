@@ -101,6 +101,8 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
       // fastest that fits: a 16.1 GiB work area for a 2^27 H query by set groups) leave it room
       // for a, b, c.
       o.resident_fraction = options.resident_fraction;
+    } else if (options.own_resident_fraction > 0) {
+      o.resident_fraction = options.own_resident_fraction;
     }
     auto backend = cuda::CudaBackend::create(o);
     if (!backend) return backend.error();

@@ -7,6 +7,9 @@
 // of resident bases (backend/cuda/runtime/device_bases.hpp) that the card's workers share, and the workers
 // split the rest: one copy of a 2^27 key's 56 GiB of bases serves both workers of an H200, so one
 // can compute H (and upload the next partition) while the other runs its MSMs.
+//
+// The front ends reach it through make_device_set (engine/device_set.hpp). This header is plain C++
+// in every build; only cuda_devices.cpp needs the CUDA backend.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +72,9 @@ struct CudaDeviceOptions {
   // H200: the 10-partition job runs about 3 % faster than at 0.5, where that plan does not fit and
   // the H query falls back to passes of points.
   double resident_fraction = 0.6;
+  // Without a shared store, the share of a worker's budget its own resident bases may take
+  // (CudaBackendOptions::resident_fraction); 0: the backend's default.
+  double own_resident_fraction = 0;
 };
 
 // The store size and per-worker budgets cuda_devices gives a device of `budget` bytes, `workers`

@@ -1,6 +1,7 @@
 #include "engine/devices.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "common/thread_pool.hpp"
@@ -46,15 +47,28 @@ uint64_t default_plan_bytes(const PlanShape& s) {
   return ntt + bases + scalars + buckets;
 }
 
-DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, unsigned threads_per_worker,
-                      uint32_t express_workers) {
+std::vector<DeviceDescriptor> logical_devices(uint32_t count, uint32_t workers, uint64_t memory_budget,
+                                              uint32_t express_workers) {
+  std::vector<DeviceDescriptor> devices;
+  for (uint32_t i = 0; i < count; ++i) devices.push_back({i, memory_budget, workers, express_workers});
+  return devices;
+}
+
+DeviceSet cpu_devices(std::vector<DeviceDescriptor> devices, unsigned threads_per_worker,
+                      ThreadPool* shared_pool) {
   DeviceSet set;
-  for (uint32_t i = 0; i < count; ++i) set.devices.push_back({i, memory_budget, workers, express_workers});
-  set.factory = [threads_per_worker](const DeviceDescriptor& d,
-                                     uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
+  set.devices = std::move(devices);
+  set.factory = [threads_per_worker, shared_pool](const DeviceDescriptor& d,
+                                                  uint32_t) -> Result<std::unique_ptr<ComputeBackend>> {
+    if (shared_pool) return std::unique_ptr<ComputeBackend>(new cpu::CpuBackend(*shared_pool));
     return std::unique_ptr<ComputeBackend>(new OwnedCpuBackend(threads_per_worker, d.index));
   };
   return set;
+}
+
+DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget, unsigned threads_per_worker,
+                      uint32_t express_workers) {
+  return cpu_devices(logical_devices(count, workers, memory_budget, express_workers), threads_per_worker);
 }
 
 std::vector<std::shared_ptr<void>> pin_ranges(const HostPinner& pin, std::span<const HostRange> ranges,

@@ -16,6 +16,7 @@
 
 #include "backend/compute.hpp"
 #include "common/result.hpp"
+#include "common/thread_pool.hpp"
 #include "engine/log.hpp"
 
 namespace cuzk::engine {
@@ -93,9 +94,17 @@ struct DeviceSet {
   std::function<SharedBasesStatus(uint32_t device)> shared_bases;
 };
 
-// `count` logical CPU devices with `workers` workers each, every worker proving with a CpuBackend
-// over its own pool of `threads_per_worker` threads (1: inline on the worker; 0: one per
-// hardware thread).
+// `count` logical CPU devices (indices 0 .. count − 1) of `workers` workers each, each within
+// `memory_budget`.
+std::vector<DeviceDescriptor> logical_devices(uint32_t count, uint32_t workers, uint64_t memory_budget,
+                                              uint32_t express_workers = 0);
+
+// Logical CPU devices, every worker proving with a CpuBackend over its own pool of
+// `threads_per_worker` threads (1: inline on the worker; 0: one per hardware thread), or over
+// `shared_pool` when given (which must outlive the backends).
+DeviceSet cpu_devices(std::vector<DeviceDescriptor> devices, unsigned threads_per_worker = 1,
+                      ThreadPool* shared_pool = nullptr);
+// cpu_devices over logical_devices(count, workers, memory_budget, express_workers).
 DeviceSet cpu_devices(uint32_t count, uint32_t workers, uint64_t memory_budget,
                       unsigned threads_per_worker = 1, uint32_t express_workers = 0);
 

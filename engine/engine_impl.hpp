@@ -32,7 +32,7 @@ struct JobRecord {
   Priority priority = Priority::normal;
   JobState state = JobState::queued;
   std::atomic<bool> closed{false};  // terminal: read without the engine lock by abandon predicates
-  std::vector<std::optional<Proof>> proofs;
+  std::vector<std::optional<groth16::Proof>> proofs;
   std::vector<std::vector<Fr>> public_inputs;
   uint32_t proved = 0, retries = 0;
   bool admitted = false;
@@ -96,7 +96,7 @@ struct Engine::Impl {
   bool may_synthesize_locked() const;         // mu_ held: EngineConfig::max_partitions_ahead
   void prove(WorkPtr item, DeviceState& dev, uint32_t worker, ComputeBackend& backend);
   void stage_failed(WorkPtr item, DeviceState& dev, const std::string& error, bool device_fault);
-  void partition_done(WorkPtr item, const Proof& proof);
+  void partition_done(WorkPtr item, const groth16::Proof& proof);
   // Terminal transitions. Return the items of the job taken out of the queues (drop them without
   // mu_ held). mu_ held.
   std::vector<WorkPtr> close_job_locked(JobRecord& job, JobState state, const std::string& error);

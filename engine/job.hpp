@@ -18,7 +18,7 @@
 
 #include "common/result.hpp"
 #include "engine/filecoin_input.hpp"
-#include "io/proof.hpp"
+#include "groth16/proof.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -118,7 +118,7 @@ struct JobResult {
   JobKind kind = JobKind::generic;
   Priority priority = Priority::normal;
   JobState state = JobState::queued;           // queued or running: the wait timed out
-  std::vector<Proof> proofs;                   // in partition order, each pairing-checked; when done
+  std::vector<groth16::Proof> proofs;          // in partition order, each pairing-checked; when done
   std::vector<std::vector<Fr>> public_inputs;  // per partition, without ONE; when done
   std::string error;                           // when failed or cancelled
   JobTimings timings;

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "engine/request_codec.hpp"
+#include "io/proof.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -266,7 +267,8 @@ void Journal::set_write_fault(std::function<bool()> fail) {
   fault_ = std::move(fail);
 }
 
-Status Journal::save_partition(JobId id, uint32_t index, const Proof& proof, std::span<const Fr> inputs) {
+Status Journal::save_partition(JobId id, uint32_t index, const groth16::Proof& proof,
+                               std::span<const Fr> inputs) {
   const auto bytes = proof_to_bytes(proof);
   std::vector<uint8_t> in(inputs.size() * Fr::BYTES);
   for (size_t i = 0; i < inputs.size(); ++i) inputs[i].to_bytes_le(in.data() + i * Fr::BYTES);

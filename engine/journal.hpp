@@ -40,7 +40,7 @@ struct sqlite3;
 namespace cuzk::engine {
 
 struct StoredPartition {
-  Proof proof;
+  groth16::Proof proof;
   std::vector<Fr> public_inputs;
 };
 
@@ -72,7 +72,8 @@ class Journal {
   // A new job, queued, under a fresh random id. Never kept for a retry: a job the file does not
   // hold is not accepted.
   Result<JobId> insert_job(const JobRequest& request, int64_t submitted_ms);
-  Status save_partition(JobId id, uint32_t index, const Proof& proof, std::span<const Fr> public_inputs);
+  Status save_partition(JobId id, uint32_t index, const groth16::Proof& proof,
+                        std::span<const Fr> public_inputs);
   Status set_running(JobId id);
   // The job's outcome: state done/failed/cancelled, counted in `completions`.
   Status finish_job(JobId id, JobState state, const std::string& error, const JobTimings& timings,

@@ -133,13 +133,13 @@ Result<std::shared_ptr<ParamSet>> ParamCache::load(const std::string& name, Wait
     matrices->n_public = zkey->n_public;
     matrices->domain_size = zkey->domain_size;
     matrices->coefficients = std::move(zkey->coefficients);
-    auto pk = groth16::proving_key_from_zkey(std::move(*zkey));
+    auto pk = proving_key_from_zkey(std::move(*zkey));
     if (!pk) return make_error("parameter set '" + name + "': " + pk.message());
     key = std::make_shared<groth16::ProvingKey>(std::move(*pk));
   } else {
     auto params = read_bellman_params(name, check);
     if (!params) return make_error("parameter set '" + name + "': " + params.message());
-    auto pk = groth16::proving_key_from_bellman(std::move(*params));
+    auto pk = proving_key_from_bellman(std::move(*params));
     if (!pk) return make_error("parameter set '" + name + "': " + pk.message());
     key = std::make_shared<groth16::ProvingKey>(std::move(*pk));
   }

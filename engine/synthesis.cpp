@@ -8,10 +8,10 @@
 
 #include "common/parallel_ranges.hpp"
 #include "groth16/prover.hpp"
-#include "groth16/zkey_assignment.hpp"
 #include "io/r1cs_convert.hpp"
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
+#include "io/zkey_assignment.hpp"
 #include "r1cs/circuits/synthetic.hpp"
 #include "r1cs/matrices.hpp"
 
@@ -72,7 +72,7 @@ Result<r1cs::Assignment> from_circom(const CircomInput& in, const ParamSet& para
     cs = std::move(*parsed);
   }
   if (params.zkey_matrices)
-    return groth16::assignment_from_zkey(*params.zkey_matrices, wtns->values, cs ? &*cs : nullptr);
+    return assignment_from_zkey(*params.zkey_matrices, wtns->values, cs ? &*cs : nullptr);
   if (!cs) return make_error("a circom witness proved with bellman parameters needs the circuit's .r1cs");
   auto m = to_constraint_matrices(*cs);
   auto bad = r1cs::first_unsatisfied(m, wtns->values);

@@ -255,7 +255,7 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   log->info("{} event=prove_start attempt={} plan_bytes={} params_resident={} backend={}", who, item->attempt,
             plan, shape.params_resident, backend.name());
   const auto start = Clock::now();
-  Result<Proof> proof = make_error("not proved");
+  Result<groth16::Proof> proof = make_error("not proved");
   bool host_fault = false;
   try {
     // Synthesis checked the counts and densities; the backend checks a·b = c on its copies of the
@@ -324,7 +324,7 @@ void Engine::Impl::prove(WorkPtr item, DeviceState& dev, uint32_t worker, Comput
   partition_done(std::move(item), *proof);
 }
 
-void Engine::Impl::partition_done(WorkPtr item, const Proof& proof) {
+void Engine::Impl::partition_done(WorkPtr item, const groth16::Proof& proof) {
   const std::shared_ptr<JobRecord> job = item->job;
   const uint32_t p = item->partition;
   std::vector<Fr> inputs = std::move(item->synthesized->public_inputs);

@@ -1,7 +1,6 @@
 #include "groth16/keys.hpp"
 
 #include <string>
-#include <utility>
 
 namespace cuzk::groth16 {
 namespace {
@@ -39,63 +38,6 @@ Status ProvingKey::check_shape() const {
     return make_error("proving key: domain of " + std::to_string(domain_size) + " cannot hold " +
                       std::to_string(num_inputs) + " input constraints");
   return Status::Ok();
-}
-
-Result<ProvingKey> proving_key_from_bellman(BellmanParameters params) {
-  ProvingKey pk;
-  pk.domain_size = params.h.size() + 1;
-  pk.convention = RootConvention::bellman;
-  pk.h_query = HQuery::z_over_delta;
-  pk.layout = QueryLayout::compacted;
-  pk.num_inputs = params.vk.ic.size();
-  pk.num_aux = params.l.size();
-  pk.vk = std::move(params.vk);
-  pk.h = std::move(params.h);
-  pk.l = std::move(params.l);
-  pk.a = std::move(params.a);
-  pk.b_g1 = std::move(params.b_g1);
-  pk.b_g2 = std::move(params.b_g2);
-  CUZK_TRY_STATUS(pk.check_shape());
-  return pk;
-}
-
-Result<ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey) {
-  ProvingKey pk;
-  pk.domain_size = zkey.domain_size;
-  pk.convention = RootConvention::snarkjs;
-  pk.h_query = HQuery::odd_lagrange_2m;
-  pk.layout = QueryLayout::per_wire;
-  pk.num_inputs = size_t(zkey.n_public) + 1;
-  if (zkey.n_vars < pk.num_inputs) return make_error("zkey: fewer wires than public signals");
-  pk.num_aux = zkey.n_vars - pk.num_inputs;
-  pk.vk.alpha_g1 = zkey.alpha_g1;
-  pk.vk.beta_g1 = zkey.beta_g1;
-  pk.vk.beta_g2 = zkey.beta_g2;
-  pk.vk.gamma_g2 = zkey.gamma_g2;
-  pk.vk.delta_g1 = zkey.delta_g1;
-  pk.vk.delta_g2 = zkey.delta_g2;
-  pk.vk.ic = std::move(zkey.ic);
-  pk.h = std::move(zkey.h);
-  pk.l = std::move(zkey.c);
-  pk.a = std::move(zkey.a);
-  pk.b_g1 = std::move(zkey.b_g1);
-  pk.b_g2 = std::move(zkey.b_g2);
-  CUZK_TRY_STATUS(pk.check_shape());
-  return pk;
-}
-
-Result<BellmanParameters> to_bellman(const ProvingKey& pk) {
-  if (pk.layout != QueryLayout::compacted || pk.h_query != HQuery::z_over_delta ||
-      pk.convention != RootConvention::bellman)
-    return make_error("proving key: only bellman-style keys can be written as .params");
-  BellmanParameters p;
-  p.vk = pk.vk;
-  p.h = pk.h;
-  p.l = pk.l;
-  p.a = pk.a;
-  p.b_g1 = pk.b_g1;
-  p.b_g2 = pk.b_g2;
-  return p;
 }
 
 }  // namespace cuzk::groth16

@@ -6,7 +6,8 @@
 //   * snarkjs .zkey: domain root from generator 5; H query L_{2i+1}(τ)/δ over the 2m-point domain
 //     (m points); one base per wire, infinity where the wire does not occur.
 // A ProvingKey records which, and the prover follows it: the same witness gives a valid proof
-// under either.
+// under either. Keys from files: io/bellman.hpp (proving_key_from_bellman, to_bellman) and
+// io/snarkjs_zkey.hpp (proving_key_from_zkey).
 #pragma once
 
 #include <array>
@@ -17,12 +18,19 @@
 #include "common/result.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
-#include "io/bellman.hpp"
-#include "io/snarkjs_zkey.hpp"
 
 namespace cuzk::groth16 {
 
-using VerifyingKey = BellmanVerifyingKey;
+// What a verifier needs (formats.md §2.1): the pairing terms and one IC point per public input,
+// ONE first. δ₁ and β₁ play no part in verification; they travel with the key because bellman's
+// .vk and .params carry them. Encodings: io/bellman.hpp (.vk), io/snarkjs_json.hpp (JSON).
+struct VerifyingKey {
+  G1Affine alpha_g1, beta_g1;
+  G2Affine beta_g2, gamma_g2;
+  G1Affine delta_g1;
+  G2Affine delta_g2;
+  std::vector<G1Affine> ic;
+};
 
 // How the H query is built (and so how the prover computes the scalars that go with it).
 enum class HQuery {
@@ -63,13 +71,5 @@ struct ProvingKey {
              {b_g2.data(), b_g2.size() * sizeof(G2Affine)}}};
   }
 };
-
-// A bellman .params (already decoded) as a proving key. The wire counts come from ic (inputs)
-// and l (aux); the domain from h.
-Result<ProvingKey> proving_key_from_bellman(BellmanParameters params);
-// A snarkjs .zkey as a proving key.
-Result<ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey);
-// The bellman .params image of a key made by cuzk setup (compacted, z_over_delta only).
-Result<BellmanParameters> to_bellman(const ProvingKey& pk);
 
 }  // namespace cuzk::groth16

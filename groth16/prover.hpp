@@ -12,7 +12,7 @@
 #include "common/result.hpp"
 #include "common/thread_pool.hpp"
 #include "groth16/keys.hpp"
-#include "io/proof.hpp"
+#include "groth16/proof.hpp"
 #include "r1cs/compiled/compiled_circuit.hpp"
 #include "r1cs/constraint_system.hpp"
 

@@ -9,7 +9,7 @@
 #include "common/result.hpp"
 #include "field/fp12.hpp"
 #include "groth16/keys.hpp"
-#include "io/proof.hpp"
+#include "groth16/proof.hpp"
 
 namespace cuzk::groth16 {
 

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "common/parallel_ranges.hpp"
 #include "io/byte_reader.hpp"
@@ -67,7 +68,7 @@ Result<std::span<const uint8_t>> read_array(ByteReader& r, size_t point_size, co
   return r.array(*n, point_size, name);
 }
 
-Status parse_vk(ByteReader& r, BellmanVerifyingKey& vk, Check check) {
+Status parse_vk(ByteReader& r, groth16::VerifyingKey& vk, Check check) {
   CUZK_TRY_STATUS(read_fixed(r, vk.alpha_g1, check, "alpha_g1"));
   CUZK_TRY_STATUS(read_fixed(r, vk.beta_g1, check, "beta_g1"));
   CUZK_TRY_STATUS(read_fixed(r, vk.beta_g2, check, "beta_g2"));
@@ -124,7 +125,7 @@ Status put_array(const Sink& out, const std::vector<A>& points, const char* name
   return Status::Ok();
 }
 
-Status put_vk(const Sink& out, const BellmanVerifyingKey& vk) {
+Status put_vk(const Sink& out, const groth16::VerifyingKey& vk) {
   CUZK_TRY_STATUS(put_point(out, vk.alpha_g1));
   CUZK_TRY_STATUS(put_point(out, vk.beta_g1));
   CUZK_TRY_STATUS(put_point(out, vk.beta_g2));
@@ -154,14 +155,14 @@ Sink vector_sink(std::vector<uint8_t>& v) {
 
 // ------------------------------------------------------------------ verifying key
 
-Result<BellmanVerifyingKey> parse_bellman_vk(std::span<const uint8_t> bytes, Check check) {
+Result<groth16::VerifyingKey> parse_bellman_vk(std::span<const uint8_t> bytes, Check check) {
   ByteReader r(bytes, "vk");
-  BellmanVerifyingKey vk;
+  groth16::VerifyingKey vk;
   CUZK_TRY_STATUS(parse_vk(r, vk, check));
   return vk;
 }
 
-Result<BellmanVerifyingKey> read_bellman_vk(const std::filesystem::path& path, Check check) {
+Result<groth16::VerifyingKey> read_bellman_vk(const std::filesystem::path& path, Check check) {
   auto m = MappedFile::open(path);
   if (!m.ok()) return m.error();
   auto vk = parse_bellman_vk(m->bytes(), check);
@@ -169,13 +170,13 @@ Result<BellmanVerifyingKey> read_bellman_vk(const std::filesystem::path& path, C
   return vk;
 }
 
-std::vector<uint8_t> serialize_bellman_vk(const BellmanVerifyingKey& vk) {
+std::vector<uint8_t> serialize_bellman_vk(const groth16::VerifyingKey& vk) {
   std::vector<uint8_t> out;
   (void)put_vk(vector_sink(out), vk);  // a vector sink cannot fail; only > 2^32 IC points could
   return out;
 }
 
-Status write_bellman_vk(const std::filesystem::path& path, const BellmanVerifyingKey& vk) {
+Status write_bellman_vk(const std::filesystem::path& path, const groth16::VerifyingKey& vk) {
   auto w = FileWriter::create(path);
   if (!w.ok()) return w.error();
   FileWriter& file = *w;
@@ -318,6 +319,40 @@ std::vector<uint8_t> serialize_bellman_params(const BellmanParameters& params) {
   std::vector<uint8_t> out;
   (void)put_params(vector_sink(out), params);
   return out;
+}
+
+// ------------------------------------------------------------------ proving keys
+
+Result<groth16::ProvingKey> proving_key_from_bellman(BellmanParameters params) {
+  groth16::ProvingKey pk;
+  pk.domain_size = params.h.size() + 1;
+  pk.convention = RootConvention::bellman;
+  pk.h_query = groth16::HQuery::z_over_delta;
+  pk.layout = groth16::QueryLayout::compacted;
+  pk.num_inputs = params.vk.ic.size();
+  pk.num_aux = params.l.size();
+  pk.vk = std::move(params.vk);
+  pk.h = std::move(params.h);
+  pk.l = std::move(params.l);
+  pk.a = std::move(params.a);
+  pk.b_g1 = std::move(params.b_g1);
+  pk.b_g2 = std::move(params.b_g2);
+  CUZK_TRY_STATUS(pk.check_shape());
+  return pk;
+}
+
+Result<BellmanParameters> to_bellman(const groth16::ProvingKey& pk) {
+  if (pk.layout != groth16::QueryLayout::compacted || pk.h_query != groth16::HQuery::z_over_delta ||
+      pk.convention != RootConvention::bellman)
+    return make_error("proving key: only bellman-style keys can be written as .params");
+  BellmanParameters p;
+  p.vk = pk.vk;
+  p.h = pk.h;
+  p.l = pk.l;
+  p.a = pk.a;
+  p.b_g1 = pk.b_g1;
+  p.b_g2 = pk.b_g2;
+  return p;
 }
 
 }  // namespace cuzk

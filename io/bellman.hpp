@@ -21,31 +21,24 @@
 #include "curve/encoding.hpp"
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
+#include "groth16/keys.hpp"
 #include "io/file.hpp"
 
 namespace cuzk {
 
-struct BellmanVerifyingKey {
-  G1Affine alpha_g1, beta_g1;
-  G2Affine beta_g2, gamma_g2;
-  G1Affine delta_g1;
-  G2Affine delta_g2;
-  std::vector<G1Affine> ic;  // one per public input, ONE first
-};
-
 // Every point decoded, in memory.
 struct BellmanParameters {
-  BellmanVerifyingKey vk;
+  groth16::VerifyingKey vk;
   std::vector<G1Affine> h, l, a, b_g1;
   std::vector<G2Affine> b_g2;
 };
 
 // Parses the verifying key at the start of `bytes`; trailing bytes are ignored so that a .params
 // file is also a source of its verifying key (bellperson reads it the same way).
-Result<BellmanVerifyingKey> parse_bellman_vk(std::span<const uint8_t> bytes, Check check = Check::full);
-Result<BellmanVerifyingKey> read_bellman_vk(const std::filesystem::path& path, Check check = Check::full);
-std::vector<uint8_t> serialize_bellman_vk(const BellmanVerifyingKey& vk);
-Status write_bellman_vk(const std::filesystem::path& path, const BellmanVerifyingKey& vk);
+Result<groth16::VerifyingKey> parse_bellman_vk(std::span<const uint8_t> bytes, Check check = Check::full);
+Result<groth16::VerifyingKey> read_bellman_vk(const std::filesystem::path& path, Check check = Check::full);
+std::vector<uint8_t> serialize_bellman_vk(const groth16::VerifyingKey& vk);
+Status write_bellman_vk(const std::filesystem::path& path, const groth16::VerifyingKey& vk);
 
 // The arrays of a .params file after the verifying key.
 enum class ParamsArray { h, l, a, b_g1, b_g2 };
@@ -60,7 +53,7 @@ class MappedBellmanParameters {
   static Result<MappedBellmanParameters> from_bytes(std::span<const uint8_t> bytes,
                                                     Check check = Check::full);
 
-  const BellmanVerifyingKey& vk() const { return vk_; }
+  const groth16::VerifyingKey& vk() const { return vk_; }
   Check check() const { return check_; }
   size_t count(ParamsArray which) const { return ranges_[int(which)].count; }
   // The encoded points of an array (96 or 192 bytes each), e.g. for a device-side decoder.
@@ -83,7 +76,7 @@ class MappedBellmanParameters {
   MappedFile file_;  // empty when built from_bytes
   std::span<const uint8_t> bytes_;
   Check check_ = Check::full;
-  BellmanVerifyingKey vk_;
+  groth16::VerifyingKey vk_;
   Range ranges_[5];
 };
 
@@ -93,5 +86,11 @@ Result<BellmanParameters> read_bellman_params(const std::filesystem::path& path,
 // only once complete.
 Status write_bellman_params(const std::filesystem::path& path, const BellmanParameters& params);
 std::vector<uint8_t> serialize_bellman_params(const BellmanParameters& params);
+
+// A .params (already decoded) as a proving key. The wire counts come from ic (inputs) and l (aux);
+// the domain from h.
+Result<groth16::ProvingKey> proving_key_from_bellman(BellmanParameters params);
+// The .params image of a key made by cuzk setup (compacted, z_over_delta only).
+Result<BellmanParameters> to_bellman(const groth16::ProvingKey& pk);
 
 }  // namespace cuzk

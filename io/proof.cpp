@@ -7,6 +7,8 @@
 
 namespace cuzk {
 
+using groth16::Proof;
+
 std::array<uint8_t, PROOF_BYTES> proof_to_bytes(const Proof& proof) {
   std::array<uint8_t, PROOF_BYTES> out;
   g1_compress(proof.a, out.data());

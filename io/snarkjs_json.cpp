@@ -171,7 +171,7 @@ Status expect_string_member(const json& j, const char* key, const char* want, co
   return Status::Ok();
 }
 
-Result<Proof> parse_proof(std::string_view text) {
+Result<groth16::Proof> parse_proof(std::string_view text) {
   auto j = parse(text, "proof.json");
   if (!j.ok()) return j.error();
   if (const json* protocol = member(*j, "protocol"); protocol != nullptr)
@@ -186,7 +186,7 @@ Result<Proof> parse_proof(std::string_view text) {
   if (!c.ok()) return c.error();
   if (a->is_inf() || b->is_inf() || c->is_inf())
     return make_error("proof.json: a proof point is at infinity");
-  return Proof{*a, *b, *c};
+  return groth16::Proof{*a, *b, *c};
 }
 
 Result<std::vector<Fr>> parse_public(std::string_view text) {
@@ -206,13 +206,13 @@ Result<std::vector<Fr>> parse_public(std::string_view text) {
   return out;
 }
 
-Result<BellmanVerifyingKey> parse_vk(std::string_view text) {
+Result<groth16::VerifyingKey> parse_vk(std::string_view text) {
   constexpr const char* what = "verification_key.json";
   auto j = parse(text, what);
   if (!j.ok()) return j.error();
   CUZK_TRY_STATUS(expect_string_member(*j, "protocol", "groth16", what));
   CUZK_TRY_STATUS(expect_string_member(*j, "curve", "bls12381", what));
-  BellmanVerifyingKey vk;
+  groth16::VerifyingKey vk;
   auto alpha = g1_from(member(*j, "vk_alpha_1"), std::string(what) + ": vk_alpha_1");
   if (!alpha.ok()) return alpha.error();
   vk.alpha_g1 = *alpha;
@@ -258,7 +258,7 @@ std::string to_decimal(const Fp& x) { return decimal(x); }
 Result<Fr> fr_from_decimal(std::string_view s) { return from_decimal<Fr>(s, "Fr"); }
 Result<Fp> fp_from_decimal(std::string_view s) { return from_decimal<Fp>(s, "Fp"); }
 
-std::string snarkjs_proof_json(const Proof& proof) {
+std::string snarkjs_proof_json(const groth16::Proof& proof) {
   json j;
   j["pi_a"] = g1_json(proof.a);
   j["pi_b"] = g2_json(proof.b);
@@ -274,7 +274,7 @@ std::string snarkjs_public_json(std::span<const Fr> public_signals) {
   return j.dump(1);
 }
 
-std::string snarkjs_vk_json(const BellmanVerifyingKey& vk, const Fp12* alphabeta) {
+std::string snarkjs_vk_json(const groth16::VerifyingKey& vk, const Fp12* alphabeta) {
   json j;
   j["protocol"] = "groth16";
   j["curve"] = "bls12381";
@@ -295,13 +295,13 @@ std::string snarkjs_vk_json(const BellmanVerifyingKey& vk, const Fp12* alphabeta
   return j.dump(1);
 }
 
-Result<Proof> parse_snarkjs_proof_json(std::string_view text) {
+Result<groth16::Proof> parse_snarkjs_proof_json(std::string_view text) {
   return no_throw([&] { return parse_proof(text); }, "proof.json");
 }
 Result<std::vector<Fr>> parse_snarkjs_public_json(std::string_view text) {
   return no_throw([&] { return parse_public(text); }, "public.json");
 }
-Result<BellmanVerifyingKey> parse_snarkjs_vk_json(std::string_view text) {
+Result<groth16::VerifyingKey> parse_snarkjs_vk_json(std::string_view text) {
   return no_throw([&] { return parse_vk(text); }, "verification_key.json");
 }
 

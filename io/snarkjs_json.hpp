@@ -32,16 +32,16 @@ std::string to_decimal(const Fp& x);
 Result<Fr> fr_from_decimal(std::string_view s);
 Result<Fp> fp_from_decimal(std::string_view s);
 
-std::string snarkjs_proof_json(const Proof& proof);
+std::string snarkjs_proof_json(const groth16::Proof& proof);
 std::string snarkjs_public_json(std::span<const Fr> public_signals);
 // vk_alphabeta_12 = e(alpha1, beta2) is informational (snarkjs verify does not read it); it is
 // written only when given.
-std::string snarkjs_vk_json(const BellmanVerifyingKey& vk, const Fp12* alphabeta = nullptr);
+std::string snarkjs_vk_json(const groth16::VerifyingKey& vk, const Fp12* alphabeta = nullptr);
 
 // Readers. Points must lie on the curve and in the subgroup; the proof's points must be finite.
-Result<Proof> parse_snarkjs_proof_json(std::string_view text);
+Result<groth16::Proof> parse_snarkjs_proof_json(std::string_view text);
 Result<std::vector<Fr>> parse_snarkjs_public_json(std::string_view text);
 // The verifying key (nPublic must match |IC| - 1; curve must be bls12381). vk_alphabeta_12 is ignored.
-Result<BellmanVerifyingKey> parse_snarkjs_vk_json(std::string_view text);
+Result<groth16::VerifyingKey> parse_snarkjs_vk_json(std::string_view text);
 
 }  // namespace cuzk

@@ -1,5 +1,7 @@
 #include "io/snarkjs_zkey.hpp"
 
+#include <utility>
+
 #include "io/binfile.hpp"
 #include "io/byte_reader.hpp"
 #include "io/file.hpp"
@@ -257,6 +259,25 @@ std::vector<uint8_t> serialize_zkey(const SnarkjsZkey& key) {
     w.end_section();
   }
   return w.take();
+}
+
+Result<groth16::ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey) {
+  groth16::ProvingKey pk;
+  pk.domain_size = zkey.domain_size;
+  pk.convention = RootConvention::snarkjs;
+  pk.h_query = groth16::HQuery::odd_lagrange_2m;
+  pk.layout = groth16::QueryLayout::per_wire;
+  pk.num_inputs = size_t(zkey.n_public) + 1;
+  if (zkey.n_vars < pk.num_inputs) return make_error("zkey: fewer wires than public signals");
+  pk.num_aux = zkey.n_vars - pk.num_inputs;
+  pk.vk = zkey.verifying_key();
+  pk.h = std::move(zkey.h);
+  pk.l = std::move(zkey.c);
+  pk.a = std::move(zkey.a);
+  pk.b_g1 = std::move(zkey.b_g1);
+  pk.b_g2 = std::move(zkey.b_g2);
+  CUZK_TRY_STATUS(pk.check_shape());
+  return pk;
 }
 
 }  // namespace cuzk

@@ -27,7 +27,7 @@
 #include "curve/g1.hpp"
 #include "curve/g2.hpp"
 #include "field/fields.hpp"
-#include "io/bellman.hpp"
+#include "groth16/keys.hpp"
 
 namespace cuzk {
 
@@ -60,7 +60,7 @@ struct SnarkjsZkey {
   // The primitive domain_size-th root of unity of ffjavascript: (5^t)^(2^(32 - log2)).
   Fr domain_root() const;
   // The verifying key (what `snarkjs zkey export verificationkey` and `zkey export bellman` write).
-  BellmanVerifyingKey verifying_key() const {
+  groth16::VerifyingKey verifying_key() const {
     return {alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic};
   }
 };
@@ -76,6 +76,9 @@ Result<SnarkjsZkey> read_zkey(const std::filesystem::path& path, Check check = C
 // The .zkey image of `key` (sections 1-9, and 10 when contributions is set). For tests and tools;
 // snarkjs reads it back.
 std::vector<uint8_t> serialize_zkey(const SnarkjsZkey& key);
+
+// The key as the prover takes it: generator 5's roots, the odd-Lagrange H query, one base per wire.
+Result<groth16::ProvingKey> proving_key_from_zkey(SnarkjsZkey zkey);
 
 // ffjavascript's root of unity of order 2^log2 (log2 <= 32): (5^t)^(2^(32 - log2)), t = (r-1)/2^32.
 Fr snarkjs_root_of_unity(uint32_t log2);

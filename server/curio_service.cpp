@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <new>
 
 #include "engine/filecoin_input.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "filecoin/types/parameter_files.hpp"
+#include "server/rpc_frame.hpp"
 
 namespace cuzk::server::curio {
 namespace {
@@ -21,11 +21,6 @@ namespace fc = ::cuzk::filecoin;
 
 // The longest error message a status carries (the rest is cut).
 constexpr size_t kMaxMessage = 1024;
-
-// How long one engine wait lasts before a wait re-checks its client and the daemon.
-constexpr std::chrono::milliseconds kWaitSlice{1000};
-
-std::string peer_of(const grpc::ServerContext* ctx) { return ctx->peer().empty() ? "-" : ctx->peer(); }
 
 bool over_tcp(const grpc::ServerContext* ctx) {
   const std::string peer = ctx->peer();
@@ -123,26 +118,13 @@ grpc::Status CurioService::call(const char* method, grpc::ServerContext* ctx, F&
     st = {StatusCode::UNAUTHENTICATED,
           "cuzk.v1 over TCP needs a token (daemon.token_file or clients_file), or curio.allow_tokenless_tcp "
           "= true on a network you trust; a unix socket needs neither"};
-  if (st.ok()) {
-    try {
-      st = body(client);
-    } catch (const std::bad_alloc&) {
-      st = {StatusCode::RESOURCE_EXHAUSTED, "the daemon is out of host memory for this request"};
-    } catch (const std::exception& e) {
-      st = {StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
-    }
-  }
+  if (st.ok()) st = run_guarded([&]() -> grpc::Status { return body(client); });
   // A parser's message may quote the input; a status travels in HTTP/2 trailers, which a client
   // refuses beyond a few KiB.
   if (st.error_message().size() > kMaxMessage)
     st = grpc::Status(st.error_code(), st.error_message().substr(0, kMaxMessage) + " [...]");
   metrics_.on_rpc(std::string("cuzk.v1.") + method, int(st.error_code()));
-  if (!st.ok()) {
-    const bool client_fault = st.error_code() != StatusCode::INTERNAL;
-    log_->log(client_fault ? spdlog::level::info : spdlog::level::err,
-              "event=rpc_error api=cuzk.v1 method={} peer={} code={} error=\"{}\"", method, peer_of(ctx),
-              int(st.error_code()), st.error_message());
-  }
+  log_rpc_error(log_, "cuzk.v1", method, ctx, st);
   return st;
 }
 

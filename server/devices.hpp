@@ -1,5 +1,5 @@
-// The daemon's devices, made in one place: the configured backend's factory and planner over the
-// configured [[devices.device]] entries. A GPU backend plugs in here (and nowhere else).
+// The daemon's devices: its config ([devices] and each [[devices.device]]) as the options of
+// engine::make_device_set (engine/device_set.hpp), which makes them for every front end.
 #pragma once
 
 #include "common/result.hpp"

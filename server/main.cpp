@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <thread>
 
+#include "server/client/flag_errors.hpp"
 #include "server/config.hpp"
 #include "server/daemon.hpp"
-#include "server/flag_errors.hpp"
 
 using namespace cuzk;
 using namespace cuzk::server;

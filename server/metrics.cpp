@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "server/client/client.hpp"
+
 namespace cuzk::server {
 namespace {
 
@@ -17,12 +19,8 @@ void header(std::string& out, const char* name, const char* type, const char* he
 }
 
 const char* code_name(int code) {
-  static const char* const names[] = {
-      "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
-      "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-      "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
-      "DATA_LOSS", "UNAUTHENTICATED"};
-  return code >= 0 && code <= 16 ? names[code] : "UNKNOWN";
+  const char* name = status_code_name(code);
+  return name ? name : "UNKNOWN";
 }
 
 }  // namespace

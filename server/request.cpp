@@ -4,7 +4,7 @@
 
 #include "io/snarkjs_r1cs.hpp"
 #include "io/snarkjs_wtns.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 #include "server/filecoin_request.hpp"
 
 namespace cuzk::server {

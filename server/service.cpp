@@ -2,22 +2,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <new>
 
 #include "server/auth.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 #include "server/request.hpp"
+#include "server/rpc_frame.hpp"
 
 namespace cuzk::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using grpc::StatusCode;
-
-// How long one engine wait lasts before a wait re-checks its client and the daemon.
-constexpr std::chrono::milliseconds kWaitSlice{1000};
-
-std::string peer_of(const grpc::ServerContext* ctx) { return ctx->peer().empty() ? "-" : ctx->peer(); }
 
 // Engine submit errors are about the request, except these, which are about the daemon.
 grpc::Status submit_error(const std::string& message) {
@@ -44,22 +39,9 @@ template <class F>
 grpc::Status ProverService::call(const char* method, grpc::ServerContext* ctx, F&& body) {
   std::string client;
   grpc::Status st = authenticate(*ctx, policy_.tokens, client);
-  if (st.ok()) {
-    try {
-      st = body(client);
-    } catch (const std::bad_alloc&) {
-      st = {StatusCode::RESOURCE_EXHAUSTED, "the daemon is out of host memory for this request"};
-    } catch (const std::exception& e) {
-      st = {StatusCode::INTERNAL, std::string("internal error: ") + e.what()};
-    }
-  }
+  if (st.ok()) st = run_guarded([&]() -> grpc::Status { return body(client); });
   metrics_.on_rpc(method, int(st.error_code()));
-  if (!st.ok()) {
-    const bool client_fault = st.error_code() != StatusCode::INTERNAL;
-    log_->log(client_fault ? spdlog::level::info : spdlog::level::err,
-              "event=rpc_error method={} peer={} code={} error=\"{}\"", method, peer_of(ctx),
-              int(st.error_code()), st.error_message());
-  }
+  log_rpc_error(log_, "", method, ctx, st);
   return st;
 }
 

@@ -90,10 +90,10 @@ class CudaBackend final : public ComputeBackend {
   // The plan compute_h would follow for 2^log_n (checking the rows or not), without allocating.
   Result<StagePlan> plan_h(unsigned log_n, bool check_rows = true) const;
 
-  size_t budget() const { return budget_; }
+  size_t memory_budget() const override { return budget_; }
   size_t resident_bytes() const;
   // The largest resident + stage total planned so far (the backend's peak device memory).
-  size_t peak_planned_bytes() const;
+  size_t peak_planned_bytes() const override;
   // Every stage planned so far, in order (cleared by clear_log()).
   std::vector<StagePlan> plan_log() const;
   void clear_log();

@@ -10,6 +10,7 @@
 #include "engine/journal.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/request_codec.hpp"
+#include "io/proof.hpp"
 #include "tests/engine/test_util.hpp"
 
 namespace cuzk::engine {
@@ -171,7 +172,7 @@ TEST(Journal, StoresJobsPartitionsAndOutcomes) {
   TempDir dir;
   const auto path = dir.file("journal.db");
   JobId a, b;
-  Proof proof{G1Affine::generator(), G2Affine::generator(), G1Affine::generator()};
+  groth16::Proof proof{G1Affine::generator(), G2Affine::generator(), G1Affine::generator()};
   {
     auto j = Journal::open(path);
     ASSERT_TRUE(j.ok()) << j.message();
@@ -263,7 +264,7 @@ TEST(Journal, WritesThatFailAreHeldInOrderAndMadeLater) {
   ASSERT_TRUE(id.ok());
   std::atomic<bool> full{true};
   (*j)->set_write_fault([&] { return full.load(); });
-  Proof proof{G1Affine::generator(), G2Affine::generator(), G1Affine::generator()};
+  groth16::Proof proof{G1Affine::generator(), G2Affine::generator(), G1Affine::generator()};
   EXPECT_FALSE((*j)->save_partition(*id, 0, proof, std::vector<Fr>{Fr::from_u64(7)}).ok());
   EXPECT_FALSE((*j)->finish_job(*id, JobState::done, "", JobTimings{}, 0, 2000, 3000).ok());
   EXPECT_FALSE((*j)->healthy());

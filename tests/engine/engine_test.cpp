@@ -10,6 +10,7 @@
 #include "engine/fault_injection.hpp"
 #include "engine/thread_priority.hpp"
 #include "groth16/keys.hpp"
+#include "io/bellman.hpp"
 
 #include "tests/engine/test_util.hpp"
 
@@ -446,7 +447,7 @@ class ParamFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     for (uint64_t seed : {1, 2}) {
-      auto params = groth16::to_bellman(*key_for(tiny_spec(), seed));
+      auto params = to_bellman(*key_for(tiny_spec(), seed));
       ASSERT_TRUE(params.ok()) << params.message();
       paths_.push_back(dir_.file("tiny" + std::to_string(seed) + ".params"));
       ASSERT_TRUE(write_bellman_params(paths_.back(), *params).ok());

@@ -138,9 +138,9 @@ Result<groth16::ProvingKey> make_parameters(filecoin::CircuitId id) {
   options.g2_mul_many = [m2](std::span<const Fr> k, std::span<G2Affine> out) { return m2->mul_many(k, out); };
   auto pk = groth16::generate_parameters(shape.matrices(), options);
   if (!pk) return pk.error();
-  auto bellman = groth16::to_bellman(*pk);
+  auto bellman = to_bellman(*pk);
   if (!bellman) return bellman.error();
-  return groth16::proving_key_from_bellman(std::move(*bellman));
+  return proving_key_from_bellman(std::move(*bellman));
 }
 
 Result<groth16::ProvingKey> parameters(filecoin::CircuitId id) {
@@ -150,7 +150,7 @@ Result<groth16::ProvingKey> parameters(filecoin::CircuitId id) {
     auto params = read_bellman_params(*path, Check::curve_only);
     if (!params) return make_error(path->string() + ": " + params.message());
     std::cout << "parameters: " << path->string() << "\n";
-    return groth16::proving_key_from_bellman(std::move(*params));
+    return proving_key_from_bellman(std::move(*params));
   }
   std::cout << "parameters: made here (no parameter file found)\n";
   return make_parameters(id);

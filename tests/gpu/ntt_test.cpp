@@ -15,6 +15,7 @@
 #include "backend/cuda/ntt/ntt.hpp"
 #include "backend/cuda/ntt/pointwise.hpp"
 #include "backend/cuda/runtime/device_cache.hpp"
+#include "backend/cuda/testing/field_kernels.hpp"
 
 namespace cuzk::cuda {
 namespace {

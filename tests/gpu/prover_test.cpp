@@ -15,9 +15,10 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
-#include "groth16/zkey_assignment.hpp"
+#include "io/proof.hpp"
 #include "io/snarkjs_wtns.hpp"
 #include "io/snarkjs_zkey.hpp"
+#include "io/zkey_assignment.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/compiled/compiler.hpp"
 #include "r1cs/compiled/evaluate.hpp"
@@ -186,9 +187,9 @@ TEST_F(CudaProver, SameProofAsCpuFromASnarkjsZkey) {
   ASSERT_TRUE(zkey.ok()) << zkey.message();
   auto wtns = read_wtns(std::string(CUZK_TEST_DATA_DIR) + "/snarkjs/toy.wtns");
   ASSERT_TRUE(wtns.ok()) << wtns.message();
-  auto as = groth16::assignment_from_zkey(*zkey, wtns->values);
+  auto as = assignment_from_zkey(*zkey, wtns->values);
   ASSERT_TRUE(as.ok()) << as.message();
-  auto pk = groth16::proving_key_from_zkey(*zkey);
+  auto pk = proving_key_from_zkey(*zkey);
   ASSERT_TRUE(pk.ok()) << pk.message();
   auto pvk = groth16::prepare_verifying_key(pk->vk);
   ASSERT_TRUE(pvk.ok());

@@ -9,6 +9,8 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "io/bellman.hpp"
+#include "io/proof.hpp"
 #include "r1cs/matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
 

@@ -22,10 +22,10 @@ namespace {
 
 using test::Rng;
 
-BellmanVerifyingKey random_vk(Rng& rng, size_t n_ic) {
+groth16::VerifyingKey random_vk(Rng& rng, size_t n_ic) {
   auto g1 = test::random_points<G1Affine>(rng, 3 + n_ic);
   auto g2 = test::random_points<G2Affine>(rng, 3);
-  BellmanVerifyingKey vk{g1[0], g1[1], g2[0], g2[1], g1[2], g2[2], {}};
+  groth16::VerifyingKey vk{g1[0], g1[1], g2[0], g2[1], g1[2], g2[2], {}};
   vk.ic.assign(g1.begin() + 3, g1.end());
   return vk;
 }
@@ -49,7 +49,7 @@ BellmanParameters random_params(Rng& rng) {
   return p;
 }
 
-void expect_same_vk(const BellmanVerifyingKey& x, const BellmanVerifyingKey& y) {
+void expect_same_vk(const groth16::VerifyingKey& x, const groth16::VerifyingKey& y) {
   EXPECT_TRUE(x.alpha_g1 == y.alpha_g1 && x.beta_g1 == y.beta_g1 && x.delta_g1 == y.delta_g1);
   EXPECT_TRUE(x.beta_g2 == y.beta_g2 && x.gamma_g2 == y.gamma_g2 && x.delta_g2 == y.delta_g2);
   EXPECT_EQ(x.ic, y.ic);
@@ -196,7 +196,7 @@ TEST(Proofs, RoundTripAndBellpersonRules) {
   const size_t n = 1 + rng.below(6);
   auto g1 = test::random_points<G1Affine>(rng, 2 * n);
   auto g2 = test::random_points<G2Affine>(rng, n);
-  std::vector<Proof> proofs;
+  std::vector<groth16::Proof> proofs;
   for (size_t i = 0; i < n; ++i) proofs.push_back({g1[2 * i], g2[i], g1[2 * i + 1]});
   const auto bytes = write_proofs(proofs);
   ASSERT_EQ(bytes.size(), 192 * n);
@@ -266,7 +266,7 @@ TEST(Files, ErrorsAreValues) {
   auto dir = MappedFile::open(std::filesystem::temp_directory_path());
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.message().find("not a regular file"), std::string::npos) << dir.message();
-  EXPECT_FALSE(write_bellman_vk("/nonexistent/cuzk/x.vk", BellmanVerifyingKey{}).ok());
+  EXPECT_FALSE(write_bellman_vk("/nonexistent/cuzk/x.vk", groth16::VerifyingKey{}).ok());
 
   // An empty file maps to no bytes, and every parser says it is too short.
   TempPath empty("empty");

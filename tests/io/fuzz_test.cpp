@@ -192,7 +192,8 @@ TEST(Fuzz, Proofs) {
   CUZK_SEED_TRACE(rng);
   auto g1 = test::random_points<G1Affine>(rng, 6);
   auto g2 = test::random_points<G2Affine>(rng, 3);
-  const std::vector<Proof> proofs = {{g1[0], g2[0], g1[1]}, {g1[2], g2[1], g1[3]}, {g1[4], g2[2], g1[5]}};
+  const std::vector<groth16::Proof> proofs = {
+      {g1[0], g2[0], g1[1]}, {g1[2], g2[1], g1[3]}, {g1[4], g2[2], g1[5]}};
   const auto bytes = write_proofs(proofs);
   std::vector<size_t> boundaries;
   for (size_t i = 0; i < 3; ++i)
@@ -205,8 +206,8 @@ TEST(Fuzz, SnarkjsJson) {
   CUZK_SEED_TRACE(rng);
   auto g1 = test::random_points<G1Affine>(rng, 5);
   auto g2 = test::random_points<G2Affine>(rng, 4);
-  const Proof proof{g1[0], g2[0], g1[1]};
-  const BellmanVerifyingKey vk{g1[2], g1[2], g2[1], g2[2], g1[2], g2[3], {g1[3], g1[4]}};
+  const groth16::Proof proof{g1[0], g2[0], g1[1]};
+  const groth16::VerifyingKey vk{g1[2], g1[2], g2[1], g2[2], g1[2], g2[3], {g1[3], g1[4]}};
   const std::vector<Fr> pub = {test::random_fr(rng)};
   auto text_bytes = [](const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); };
   auto as_text = [](std::span<const uint8_t> b) {

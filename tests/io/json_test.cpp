@@ -63,7 +63,7 @@ TEST(SnarkjsJson, ProofShapeAndRoundTrip) {
   Rng rng;
   CUZK_SEED_TRACE(rng);
   auto g1 = test::random_points<G1Affine>(rng, 2);
-  const Proof proof{g1[0], test::random_g2(rng), g1[1]};
+  const groth16::Proof proof{g1[0], test::random_g2(rng), g1[1]};
   const std::string text = snarkjs_proof_json(proof);
   const auto j = nlohmann::ordered_json::parse(text);
   std::vector<std::string> keys;
@@ -105,7 +105,7 @@ TEST(SnarkjsJson, PublicAndVerifyingKeyRoundTrip) {
 
   auto g1 = test::random_points<G1Affine>(rng, 3 + pub.size() + 1);
   auto g2 = test::random_points<G2Affine>(rng, 3);
-  BellmanVerifyingKey vk{g1[0], g1[1], g2[0], g2[1], g1[2], g2[2], {}};
+  groth16::VerifyingKey vk{g1[0], g1[1], g2[0], g2[1], g1[2], g2[2], {}};
   vk.ic.assign(g1.begin() + 3, g1.end());
   Fp12 gt = Fp12::one();
   gt.c1.c2.c1 = Fp::from_u64(7);

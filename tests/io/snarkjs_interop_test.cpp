@@ -17,6 +17,7 @@
 
 #include "io/bellman.hpp"
 #include "io/file.hpp"
+#include "io/proof.hpp"
 #include "io/r1cs_convert.hpp"
 #include "io/snarkjs_json.hpp"
 #include "io/snarkjs_r1cs.hpp"

@@ -9,7 +9,7 @@
 
 #include "groth16/verifier.hpp"
 #include "r1cs/matrices.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 #include "server/daemon.hpp"
 #include "server/spool.hpp"
 #include "tests/server/test_util.hpp"

@@ -15,7 +15,7 @@
 
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_wtns.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 #include "server/daemon.hpp"
 #include "server/spool.hpp"
 #include "tests/server/test_util.hpp"
@@ -171,7 +171,7 @@ TEST_F(HardeningTest, ASecondDaemonOnTheSameJournalSocketOrPortIsRefused) {
 TEST_F(HardeningTest, HundredAwaitsUnderConcurrentClientsEachReturnTheirOwnProof) {
   const auto merkle = dir_.file("merkle.params");
   {
-    auto params = groth16::to_bellman(*merkle_key());
+    auto params = to_bellman(*merkle_key());
     ASSERT_TRUE(params.ok());
     ASSERT_TRUE(write_bellman_params(merkle, *params).ok());
   }

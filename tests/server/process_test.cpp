@@ -15,7 +15,7 @@
 
 #include "engine/journal.hpp"
 #include "groth16/verifier.hpp"
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 #include "tests/server/test_util.hpp"
 
 namespace cuzk::server {

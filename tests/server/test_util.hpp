@@ -23,7 +23,7 @@
 #include "io/bellman.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/matrices.hpp"
-#include "server/client.hpp"
+#include "server/client/client.hpp"
 #include "server/config.hpp"
 
 namespace cuzk::server::testing {
@@ -78,7 +78,7 @@ inline std::shared_ptr<const groth16::ProvingKey> tiny_key() {
 }
 
 inline std::string write_tiny_params(const TempDir& dir) {
-  auto params = groth16::to_bellman(*tiny_key());
+  auto params = to_bellman(*tiny_key());
   EXPECT_TRUE(params.ok()) << params.message();
   const auto path = dir.file("tiny.params");
   EXPECT_TRUE(write_bellman_params(path, *params).ok());

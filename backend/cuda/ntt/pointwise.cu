@@ -9,21 +9,6 @@ namespace {
 
 using namespace ntt_detail;
 
-// Elements per thread of the powers kernels: one exponentiation per run.
-constexpr uint32_t kRun = 64;
-
-// a_i ← a_i·c·g^i, one exponentiation per run of kRun elements.
-__global__ void scale_by_powers_kernel(Fr* a, size_t n, Fr c, Fr g) {
-  const size_t start = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
-  if (start >= n) return;
-  Fr p = c * g.pow(start);
-  const size_t end = start + kRun < n ? start + kRun : n;
-  for (size_t i = start; i < end; ++i) {
-    store_fr(a + i, load_fr(a + i) * p);
-    p = p * g;
-  }
-}
-
 // HasB false: b stands for ones; HasC false: c stands for zeros.
 template <bool HasB, bool HasC>
 __global__ void mul_sub_scale_kernel(Fr* a, const Fr* __restrict__ b, const Fr* __restrict__ c, Fr z,
@@ -96,16 +81,6 @@ Status scale(const Stream& s, Fr* a, const Fr& c, size_t n) {
   constexpr unsigned block = 256;
   scale_kernel<<<grid_for(n, block), block, 0, s.get()>>>(a, c, n);
   return check_launch("scale_kernel");
-}
-
-Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& gen, size_t n) {
-  if (n == 0) return Status::Ok();
-  auto g = DeviceGuard::enter(s.device());
-  if (!g) return g.error();
-  constexpr unsigned block = 128;
-  const size_t threads = (n + kRun - 1) / kRun;
-  scale_by_powers_kernel<<<unsigned((threads + block - 1) / block), block, 0, s.get()>>>(a, n, c, gen);
-  return check_launch("scale_by_powers_kernel");
 }
 
 }  // namespace cuzk::cuda

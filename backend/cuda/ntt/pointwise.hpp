@@ -23,7 +23,5 @@ Status first_unsatisfied(const Stream& s, const Fr* a, const Fr* b, const Fr* c,
                          unsigned long long* first);
 // a_i ← a_i·c
 Status scale(const Stream& s, Fr* a, const Fr& c, size_t n);
-// a_i ← a_i·c·g^i   (a coset shift by powers, for callers that keep it out of the transform)
-Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& g, size_t n);
 
 }  // namespace cuzk::cuda

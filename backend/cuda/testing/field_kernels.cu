@@ -53,6 +53,20 @@ __global__ void field_op_kernel(const F* __restrict__ a, const F* __restrict__ b
   }
 }
 
+// Elements per thread of scale_by_powers_kernel: one exponentiation per run.
+constexpr uint32_t kRun = 64;
+
+__global__ void scale_by_powers_kernel(Fr* a, size_t n, Fr c, Fr g) {
+  const size_t start = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * kRun;
+  if (start >= n) return;
+  Fr p = c * g.pow(start);
+  const size_t end = start + kRun < n ? start + kRun : n;
+  for (size_t i = start; i < end; ++i) {
+    a[i] = a[i] * p;
+    p = p * g;
+  }
+}
+
 template <class F, FieldOp OP>
 Status launch_op(const Stream& s, const F* a, const F* b, F* out, size_t n) {
   if (n == 0) return Status::Ok();
@@ -94,5 +108,15 @@ Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, siz
 
 template Status field_op<Fp>(const Stream&, FieldOp, const Fp*, const Fp*, Fp*, size_t);
 template Status field_op<Fr>(const Stream&, FieldOp, const Fr*, const Fr*, Fr*, size_t);
+
+Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& gen, size_t n) {
+  if (n == 0) return Status::Ok();
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  constexpr unsigned block = 128;
+  const size_t threads = (n + kRun - 1) / kRun;
+  scale_by_powers_kernel<<<unsigned((threads + block - 1) / block), block, 0, s.get()>>>(a, n, c, gen);
+  return check_launch("scale_by_powers_kernel");
+}
 
 }  // namespace cuzk::cuda

@@ -1,6 +1,6 @@
-// Element-wise field arithmetic on the device, for tests and batch helpers. Pointers are device pointers;
-// work is queued on the stream and runs on the stream's device. Instantiated for cuzk::Fp and cuzk::Fr in
-// field_kernels.cu.
+// Element-wise field arithmetic on the device, for the GPU tests and benchmarks. Pointers are
+// device pointers; work is queued on the stream and runs on the stream's device. Instantiated for
+// cuzk::Fp and cuzk::Fr in field_kernels.cu.
 #pragma once
 
 #include <cstddef>
@@ -22,5 +22,9 @@ Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, siz
 
 extern template Status field_op<Fp>(const Stream&, FieldOp, const Fp*, const Fp*, Fp*, size_t);
 extern template Status field_op<Fr>(const Stream&, FieldOp, const Fr*, const Fr*, Fr*, size_t);
+
+// a_i ← a_i·c·g^i (a coset shift by powers, as the transforms fold it into their first pass), one
+// exponentiation per run of 64 elements.
+Status scale_by_powers(const Stream& s, Fr* a, const Fr& c, const Fr& g, size_t n);
 
 }  // namespace cuzk::cuda

@@ -13,9 +13,9 @@
 #include "io/snarkjs_zkey.hpp"
 #include "r1cs/constraint_system.hpp"
 
-namespace cuzk::groth16 {
+namespace cuzk {
 
 Result<r1cs::Assignment> assignment_from_zkey(const SnarkjsZkey& zkey, std::span<const Fr> witness,
                                               const SnarkjsR1cs* r1cs_check = nullptr);
 
-}  // namespace cuzk::groth16
+}  // namespace cuzk

@@ -33,6 +33,9 @@ struct Client {
 
 Result<Client> connect(const ClientOptions& options);
 
+// gRPC's name of a status code ("NOT_FOUND"); nullptr for a code outside 0..16.
+const char* status_code_name(int code);
+
 // "UNAUTHENTICATED: the token is wrong" for a failed call.
 std::string describe(const grpc::Status& status);
 

@@ -1,5 +1,6 @@
-#include "server/convert.hpp"
+#include "server/client/convert.hpp"
 
+#include "io/proof.hpp"
 #include "io/scalars.hpp"
 
 namespace cuzk::server {

@@ -1,4 +1,4 @@
-#include "server/client.hpp"
+#include "server/client/client.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -41,14 +41,19 @@ Result<Client> connect(const ClientOptions& o) {
   return c;
 }
 
-std::string describe(const grpc::Status& s) {
+const char* status_code_name(int code) {
   static const char* const names[] = {
       "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
       "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
       "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
       "DATA_LOSS", "UNAUTHENTICATED"};
+  return code >= 0 && code <= 16 ? names[code] : nullptr;
+}
+
+std::string describe(const grpc::Status& s) {
   const int code = int(s.error_code());
-  std::string name = code >= 0 && code <= 16 ? names[code] : "CODE_" + std::to_string(code);
+  const char* known = status_code_name(code);
+  std::string name = known ? known : "CODE_" + std::to_string(code);
   return s.error_message().empty() ? name : name + ": " + s.error_message();
 }
 

@@ -1,8 +1,8 @@
-#include "groth16/zkey_assignment.hpp"
+#include "io/zkey_assignment.hpp"
 
 #include <string>
 
-namespace cuzk::groth16 {
+namespace cuzk {
 
 Result<r1cs::Assignment> assignment_from_zkey(const SnarkjsZkey& zkey, std::span<const Fr> witness,
                                               const SnarkjsR1cs* r1cs_check) {
@@ -30,4 +30,4 @@ Result<r1cs::Assignment> assignment_from_zkey(const SnarkjsZkey& zkey, std::span
   return as;
 }
 
-}  // namespace cuzk::groth16
+}  // namespace cuzk
