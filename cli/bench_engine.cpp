@@ -194,6 +194,8 @@ Result<std::unique_ptr<engine::Engine>> start_engine(const EngineBenchArgs& args
   config.keys["porep"] = keys.porep.key;
   config.keys["winning"] = keys.winning.key;
   config.ignore_verify_for_benchmarks = true;  // fake keys: proofs cannot verify
+  config.compiled_circuits = !args.full_synthesis;
+  config.compiled_dir = args.compiled_dir;
   config.logger = engine::make_stderr_logger("cuzk-bench");
   config.logger->set_level(args.verbose ? spdlog::level::info : spdlog::level::warn);
   config.observer = [observed](const EngineEvent& e) { observed->on_event(e); };
@@ -425,6 +427,11 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_flag("--c-from-ab", args->c_from_ab,
                 "Synthesis leaves c to the prover, which forms it as a∘b on the device (4 GiB less per "
                 "2^27 partition to write and upload; measured slower in the job, kept to compare)");
+  cmd->add_flag("--full-synthesis", args->full_synthesis,
+                "Filecoin partitions fully synthesized on the host, instead of their witness against the "
+                "compiled circuit (a, b, c then formed on the device)");
+  cmd->add_option("--compiled-dir", args->compiled_dir,
+                  "Folder of the compiled circuits (default: cuzk-compiled in the parameter directory)");
   cmd->add_flag("--verbose", args->verbose, "The engine's info logs on stderr");
   cmd->add_option("--json", args->json_path, "Write the result as JSON to this file ('-': stdout)");
   cmd->callback([args, &status] {

@@ -286,6 +286,7 @@ nlohmann::json result_json(const EngineBenchArgs& args, const EngineBenchRun& ru
       {"lead_worker", args.lead_worker},
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
+      {"full_synthesis", args.full_synthesis},
       {"log_domain", args.log_domain},
       {"circuit", run.porep.name},
       {"filecoin_synthesis",

@@ -144,8 +144,9 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
   }
   // The prover pads a, b and c to the domain; reserving here keeps that reallocation (gigabytes at
   // PoRep size) on the synthesis worker instead of the device worker. A witness has only `a`, which
-  // receives h.
+  // receives h: sized here, so that zeroing its 4 GiB is the synthesis worker's time too.
   as.a.reserve(params.key->domain_size);
+  if (as.witness_only()) as.a.resize(params.key->domain_size);
   if (!as.witness_only()) as.b.reserve(params.key->domain_size);
   if (!as.c_from_ab && !as.witness_only()) as.c.reserve(params.key->domain_size);
   out.public_inputs.assign(as.input_assignment.begin() + 1, as.input_assignment.end());

@@ -26,8 +26,9 @@ Status check_assignment_shape(const ProvingKey& pk, const r1cs::Assignment& as) 
   if (as.witness_only()) {
     if (!as.compiled)
       return make_error("assignment: a witness without the compiled circuit that gives its a, b, c");
-    if (!as.a.empty() || !as.b.empty() || !as.c.empty())
-      return make_error("assignment: a witness-only assignment holds a, b or c");
+    // `a` may be sized already: it only receives h.
+    if (!as.b.empty() || !as.c.empty() || as.a.size() > pk.domain_size)
+      return make_error("assignment: a witness-only assignment holds b or c, or an a larger than the domain");
     if (as.compiled->num_rows() != as.witness_rows ||
         as.compiled->num_inputs() != as.input_assignment.size() ||
         as.compiled->num_aux() != as.aux_assignment.size())
