@@ -221,7 +221,7 @@ Result<JobId> Engine::Impl::submit(JobRequest request) {
   // A partition that alone needs more host memory than the budget could never be admitted: refuse
   // the job now, before anything is allocated for it.
   for (size_t i = 0; i < r.partitions.size(); ++i) {
-    auto shape = estimate_input(r.partitions[i], max_synthesis_threads());
+    auto shape = estimate_input(r.partitions[i], max_synthesis_threads(), compiled != nullptr);
     if (!shape) return make_error("submit: partition " + std::to_string(i) + ": " + shape.message());
     if (shape->host_bytes > host->capacity())
       return make_error("submit: partition " + std::to_string(i) + ": synthesizing it takes about " +

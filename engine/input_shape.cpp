@@ -98,7 +98,7 @@ Result<uint64_t> regular_file_size(const std::string& path, const char* what) {
   return uint64_t(st.st_size);
 }
 
-Result<InputShape> estimate_filecoin(const FilecoinInput& in, unsigned threads) {
+Result<InputShape> estimate_filecoin(const FilecoinInput& in, unsigned threads, bool witness_only) {
   if (!in.request) return make_input_error("a Filecoin partition without its request");
   auto prepared = in.request->prepared();
   if (!prepared) return prepared.error();
@@ -112,7 +112,8 @@ Result<InputShape> estimate_filecoin(const FilecoinInput& in, unsigned threads) 
     for (size_t k = 0; k < prepared->partitions(); ++k)
       witness = std::max(witness, prepared->witness_bytes(k));
   const r1cs::ShapeCounts& whole = footprint->whole;
-  return InputShape{whole.rows(), whole.inputs + whole.aux, footprint->peak_bytes() + witness + (64 << 10)};
+  const uint64_t peak = witness_only ? footprint->witness_peak_bytes() : footprint->peak_bytes();
+  return InputShape{whole.rows(), whole.inputs + whole.aux, peak + witness + (64 << 10)};
 }
 
 }  // namespace
@@ -126,9 +127,10 @@ std::string format_bytes(uint64_t bytes) {
   return buf;
 }
 
-Result<InputShape> estimate_input(const PartitionInput& input, unsigned threads) {
+Result<InputShape> estimate_input(const PartitionInput& input, unsigned threads, bool witness_only) {
   if (const auto* f = std::get_if<FilecoinInput>(&input))
-    return estimate_filecoin(*f, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    return estimate_filecoin(*f, threads ? threads : std::max(1u, std::thread::hardware_concurrency()),
+                             witness_only);
   if (const auto* s = std::get_if<SampleInput>(&input)) {
     const auto& spec = s->spec;
     if (spec.kind == "synthetic") {

@@ -28,7 +28,10 @@ struct InputShape {
 // and its parallel synthesis's peak on at most `threads` threads (0: the hardware's): the joined
 // system reserved to the domain, the pieces alive at once, and the circuit's witness
 // (filecoin::partition_synthesis_footprint, PreparedProof::witness_bytes).
-Result<InputShape> estimate_input(const PartitionInput& input, unsigned threads = 0);
+// `witness_only`: Filecoin partitions are synthesized witness-only against a compiled circuit
+// (EngineConfig::compiled_circuits), which the compiled cache reserves apart.
+Result<InputShape> estimate_input(const PartitionInput& input, unsigned threads = 0,
+                                  bool witness_only = false);
 
 // "4.0 GiB": for messages.
 std::string format_bytes(uint64_t bytes);

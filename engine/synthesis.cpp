@@ -165,8 +165,10 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
   }
 }
 
-PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device) {
+PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device,
+                                 bool compiled) {
   PartitionExtras e;
+  e.witness_only = compiled && std::holds_alternative<FilecoinInput>(input);
   e.wire_copy =
       std::holds_alternative<CircomInput>(input) || params.key->layout != groth16::QueryLayout::compacted;
   e.h_scratch = !h_on_device;
@@ -177,8 +179,10 @@ uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& ext
   const groth16::ProvingKey& k = *params.key;
   const uint64_t fr = 32;
   const uint64_t wires = k.num_inputs + k.num_aux;
-  return (3 + extras.h_scratch) * k.domain_size * fr + (1 + extras.wire_copy) * wires * fr +
-         3 * (wires / 8 + 64) + 4096;
+  // A witness holds `a` alone; on the host, the sparse product adds b and c beside the scratch.
+  const uint64_t domain_vectors = extras.witness_only ? 1 + 3 * extras.h_scratch : 3 + extras.h_scratch;
+  return domain_vectors * k.domain_size * fr + (1 + extras.wire_copy) * wires * fr + 3 * (wires / 8 + 64) +
+         4096;
 }
 
 }  // namespace cuzk::engine

@@ -55,10 +55,15 @@ struct PartitionExtras {
   bool wire_copy = true;  // a second wire vector: the prover's per-wire scalars for snarkjs keys,
                           // or a circom witness during synthesis
   bool h_scratch = true;  // a domain vector of scratch for the H stage on the host (the CPU backend)
+  // A witness against a compiled circuit: one domain vector (`a`, for h) instead of a, b and c; the
+  // host's sparse product (without a device that forms them) holds b and c in its scratch.
+  bool witness_only = false;
 };
 // The extras of this input on these devices: a synthetic or already-synthesized partition with a
-// bellman (compacted) key needs no wire copy; a device that computes H needs no host scratch.
-PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device);
+// bellman (compacted) key needs no wire copy; a device that computes H needs no host scratch; a
+// Filecoin partition with compiled circuits (`compiled`) is a witness.
+PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device,
+                                 bool compiled = false);
 
 // Host bytes a partition holds from admission until its proof: the a, b and c vectors (the H scalars
 // are computed in place in a), the wire assignment and the densities, and the extras. The default

@@ -84,7 +84,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   const PartitionInput& input = job->request.partitions.at(item->partition);
   // The input's own shape, before anything is allocated for it: rows the domain cannot hold fail
   // the job now, and synthesis is admitted for the larger of its own peak and the pooled vectors.
-  auto estimate = estimate_input(input, max_synthesis_threads());
+  auto estimate = estimate_input(input, max_synthesis_threads(), compiled != nullptr);
   if (estimate && estimate->rows > (**lease).key->domain_size)
     estimate = make_error("the partition does not fit parameter set '" + (**lease).name + "': about " +
                           std::to_string(estimate->rows) + " constraint rows, more than its domain of " +
@@ -97,8 +97,8 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   const BufferShape shape = buffer_shape(**lease, input);
   PartitionBuffers buffers;
   if (pooled) buffers = this->buffers->take_idle(shape);
-  const uint64_t vectors =
-      partition_host_bytes(**lease, partition_extras(input, **lease, config.devices.h_on_device));
+  const uint64_t vectors = partition_host_bytes(
+      **lease, partition_extras(input, **lease, config.devices.h_on_device, compiled != nullptr));
   const uint64_t bytes = std::max(vectors, estimate->host_bytes) - std::min(buffers.bytes(), vectors);
   auto reservation = host->acquire(bytes, job->wait_key(), who, abandon, [&](uint64_t short_by) -> uint64_t {
     if (pooled && !buffers.held()) {

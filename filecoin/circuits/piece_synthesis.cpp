@@ -177,6 +177,17 @@ uint64_t SynthesisFootprint::peak_bytes() const {
   return bytes;
 }
 
+uint64_t SynthesisFootprint::witness_peak_bytes() const {
+  const uint64_t domain = std::bit_ceil(uint64_t(whole.rows()));
+  uint64_t bytes = (domain + whole.inputs + whole.aux) * kFr + 3 * kHugePage;
+  if (pieces_alive == 0) return bytes;
+  const uint64_t prefix_bytes = (prefix.inputs + prefix.aux) * kFr;
+  bytes += prefix_bytes;
+  bytes += pieces_alive * ((prefix.inputs + piece.inputs + prefix.aux + piece.aux) * kFr + 2 * kHugePage);
+  bytes += forking * prefix_bytes;
+  return bytes;
+}
+
 SynthesisFootprint joined_footprint(const ShapeCounts& top, size_t n, const ShapeCounts& piece,
                                     unsigned threads) {
   SynthesisFootprint f;
