@@ -62,9 +62,10 @@ class ClaimGuard {
   ~ClaimGuard() {
     if (!bound_) jobs_.release(client_, id_);
   }
-  void bind(engine::JobId job, engine::JobKind kind) {
-    jobs_.bind(client_, id_, job, kind);
-    bound_ = true;
+  Status bind(engine::JobId job, engine::JobKind kind) {
+    auto st = jobs_.bind(client_, id_, job, kind);
+    bound_ = st.ok();
+    return st;
   }
 
  private:
@@ -167,8 +168,11 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
     char name[32];
     std::snprintf(name, sizeof name, "cuzk-%016llx", static_cast<unsigned long long>(id));
     job_id = name;
-    if (jobs_.claim(client, job_id, converted.fingerprint, id) == CurioJobs::Claim::claimed)
-      jobs_.bind(client, job_id, id, kind);
+    engine::JobId same = id;
+    if (jobs_.claim(client, job_id, converted.fingerprint, same) == CurioJobs::Claim::claimed) {
+      ClaimGuard guard(jobs_, client, job_id);
+      if (auto st = guard.bind(id, kind); !st) return unjournaled(id, job_id, st);
+    }
     metrics_.on_submitted(kind, priority);
     return grpc::Status::OK;
   }
@@ -194,9 +198,18 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
   auto submitted = engine_.submit(std::move(converted.job));
   if (!submitted) return submit_error(submitted.error());
   id = *submitted;
-  guard.bind(id, kind);
+  if (auto st = guard.bind(id, kind); !st) return unjournaled(id, job_id, st);
   metrics_.on_submitted(kind, priority);
   return grpc::Status::OK;
+}
+
+// A job whose request id cannot be journaled is cancelled: after a restart nobody could ask for it.
+grpc::Status CurioService::unjournaled(engine::JobId id, const std::string& job_id, const Status& why) {
+  (void)engine_.cancel(id);
+  log_->error("event=request_id_journal_failed api=cuzk.v1 request_id={} job={} error=\"{}\"", job_id, id,
+              why.message());
+  return {StatusCode::UNAVAILABLE, "cannot journal request_id \"" + job_id + "\" (" + why.message() +
+                                       "); the job was not taken, retry later"};
 }
 
 grpc::Status CurioService::wait(grpc::ServerContext* ctx, const std::string& client, engine::JobId id,
@@ -212,7 +225,7 @@ grpc::Status CurioService::wait(grpc::ServerContext* ctx, const std::string& cli
       return {StatusCode::NOT_FOUND, "job " + job_id + ": " + r.message()};
     }
     if (engine::is_terminal(r->state) || (timeout && left <= kWaitSlice)) {
-      if (engine::is_terminal(r->state)) metrics_.on_result(*r);
+      if (engine::is_terminal(r->state)) metrics_.on_result(*r), jobs_.on_result(id, r->state);
       result_to_proto(*r, job_id, resp);
       return grpc::Status::OK;
     }

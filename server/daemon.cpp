@@ -15,6 +15,7 @@
 #include "server/devices.hpp"
 #include "server/http.hpp"
 #include "server/metrics.hpp"
+#include "server/public_status.hpp"
 #include "server/service.hpp"
 #include "server/spool.hpp"
 
@@ -53,12 +54,6 @@ std::vector<std::string> default_params_dirs(const DaemonConfig& c) {
     dirs.push_back(parent.empty() ? "." : parent.string());
   }
   return dirs;
-}
-
-// /status without the host's file paths: parameter sets by file name only.
-engine::EngineStatus without_paths(engine::EngineStatus s) {
-  for (auto& p : s.params) p.name = std::filesystem::path(p.name).filename().string();
-  return s;
 }
 
 std::string default_spool(const DaemonConfig& c) {
@@ -138,9 +133,14 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.logger = log;
   Metrics* metrics = d->metrics_.get();
   Spool* spool_ptr = d->spool_.get();
+  if (c.curio_enabled && !c.journal.empty()) {
+    auto journal = curio::CurioJournal::open(c.journal + ".curio", c.journal_sync_full);
+    if (!journal) return journal.error();
+    d->curio_journal_ = std::move(*journal);
+  }
   if (c.curio_enabled)
-    d->curio_jobs_ =
-        std::make_unique<curio::CurioJobs>(std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1));
+    d->curio_jobs_ = std::make_unique<curio::CurioJobs>(
+        std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1), d->curio_journal_.get());
   curio::CurioJobs* curio_jobs = d->curio_jobs_.get();
   ec.observer = [metrics, spool_ptr, curio_jobs](const engine::EngineEvent& e) {
     metrics->on_event(e);
@@ -152,6 +152,12 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   auto engine = engine::Engine::create(std::move(ec));
   if (!engine) return make_error("engine: " + engine.message());
   d->engine_ = std::move(*engine);
+  if (d->curio_jobs_) {
+    engine::Engine* e = d->engine_.get();
+    auto st = d->curio_jobs_->restore(
+        [e](engine::JobId id, const std::string& client) { return e->check_owner(id, client).ok(); });
+    if (!st) return make_error("cuzk.v1 request ids: " + st.message());
+  }
 
   // A daemon that starts without its configured parameters would fail every job later: fail now.
   for (const auto& p : c.preload) {
@@ -187,25 +193,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
     Daemon* self = d.get();
     HttpHandlers h;
     h.metrics = [self] { return self->metrics_->render(self->engine_->status(), self->state_->draining); };
-    h.status = [self] {
-      auto json = engine::status_to_json(without_paths(self->engine_->status()));
-      // The engine's object, with the daemon's own fields in front.
-      const auto brace = json.find('{');
-      const std::string extra =
-          std::string("\"draining\":") + (self->state_->draining ? "true" : "false") + ",";
-      if (brace != std::string::npos) json.insert(brace + 1, extra);
-      return json;
-    };
-    h.health = [self]() -> Status {
-      if (self->state_->draining) return make_error("draining: the daemon is shutting down");
-      const auto s = self->engine_->status();
-      if (!s.journal_error.empty())
-        return make_error("the journal cannot be written (" + s.journal_error + "); " +
-                          std::to_string(s.journal_backlog) + " writes held, no new jobs");
-      for (const auto& dev : s.devices)
-        if (!dev.quarantined) return {};
-      return make_error("no device is in service");
-    };
+    h.status = [self] { return public_status_json(self->engine_->status(), self->state_->draining); };
+    h.health = [self] { return public_health(self->engine_->status(), self->state_->draining); };
     auto http = HttpServer::start(c.http_listen, std::move(h), log);
     if (!http) return http.error();
     d->http_ = std::move(*http);
