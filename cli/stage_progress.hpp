@@ -5,11 +5,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "common/progress.hpp"
@@ -54,6 +57,28 @@ class StageProgress {
   std::mutex mutex_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point last_{};
+};
+
+// While it lives, shows how far the stage has read the file at `path`, which a reader maps and
+// reads front to back (parameter files): its pages touched so far, every half second.
+class MappedReadProgress {
+ public:
+  MappedReadProgress(const char* stage, const std::filesystem::path& path, bool quiet) : shown_(stage, quiet) {
+    std::error_code ec;
+    file_ = std::filesystem::canonical(path, ec).string();
+    const uint64_t size = ec ? 0 : std::filesystem::file_size(path, ec);
+    if (!shown_.enabled() || ec || size == 0) return;
+    ticker_.emplace(std::chrono::milliseconds(500), [this, size] {
+      meter_.update(double(std::min(mapped_resident_bytes(file_), size)), double(size));
+      shown_.show(meter_);
+    });
+  }
+
+ private:
+  StageProgress shown_;
+  std::string file_;
+  ProgressMeter meter_{"bytes"};
+  std::optional<Ticker> ticker_;  // last: stopped before the rest goes
 };
 
 }  // namespace cuzk::cli

@@ -44,10 +44,11 @@ class ProgressMeter {
     return p < 0 ? 0 : p > 100 ? 100 : int(p);
   }
   double elapsed_s() const { return std::chrono::duration<double>(at_ - first_at_).count(); }
-  // Seconds left at the pace since the first update; none before any progress was seen.
+  // Seconds left at the pace since the first update; none before any progress was seen, or from
+  // less than a second of it (a pace that short says little).
   std::optional<double> eta_s() const {
     const double progressed = done_ - first_done_;
-    if (!started_ || progressed <= 0 || total_ <= 0) return std::nullopt;
+    if (!started_ || progressed <= 0 || total_ <= 0 || elapsed_s() < 1.0) return std::nullopt;
     const double left = total_ > done_ ? total_ - done_ : 0;
     return elapsed_s() / progressed * left;
   }

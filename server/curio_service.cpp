@@ -154,6 +154,11 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
     return {StatusCode::UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"};
   Converted converted;
   if (auto st = job_from_submit(req, options_.param_dir, converted); !st.ok()) return st;
+  // A set held in memory under the file's name stands for the file (cuzkd-bench's fake keys; cuzkd
+  // itself holds none).
+  if (!converted.params_error.empty())
+    for (const auto& p : engine_.status().params)
+      if (p.registered && p.name == converted.job.params) converted.params_error.clear();
   const engine::JobKind kind = converted.job.kind;
   const engine::Priority priority = *converted.job.priority;
   priority_out = priority;
@@ -225,8 +230,15 @@ grpc::Status CurioService::wait(grpc::ServerContext* ctx, const std::string& cli
       return {StatusCode::NOT_FOUND, "job " + job_id + ": " + r.message()};
     }
     if (engine::is_terminal(r->state) || (timeout && left <= kWaitSlice)) {
-      if (engine::is_terminal(r->state)) metrics_.on_result(*r), jobs_.on_result(id, r->state);
+      if (engine::is_terminal(r->state)) {
+        metrics_.on_result(*r);
+        jobs_.on_result(id, r->state);
+      }
       result_to_proto(*r, job_id, resp);
+      if (state_.unverified_proofs && resp->status() == pb::AwaitProofResponse::COMPLETED) {
+        resp->set_status(pb::AwaitProofResponse::FAILED);
+        resp->set_error_message(kBenchmarkProofsNotValid);
+      }
       return grpc::Status::OK;
     }
     if (ctx->IsCancelled()) return {StatusCode::CANCELLED, "the call ended before job " + job_id + " did"};

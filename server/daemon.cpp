@@ -15,6 +15,7 @@
 #include "server/devices.hpp"
 #include "server/http.hpp"
 #include "server/metrics.hpp"
+#include "server/param_progress.hpp"
 #include "server/public_status.hpp"
 #include "server/service.hpp"
 #include "server/spool.hpp"
@@ -29,6 +30,9 @@ Result<std::string> read_text(const std::string& path, const char* what) {
   s << in.rdbuf();
   return s.str();
 }
+
+// How often the log says how far parameter sets being loaded have come.
+constexpr std::chrono::seconds kParamLogInterval{10};
 
 bool is_unix(const std::string& address) { return address.rfind("unix:", 0) == 0; }
 
@@ -131,6 +135,13 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.trusted_params = c.trusted_params;
   ec.result_ttl = std::chrono::seconds(c.result_ttl_s);
   ec.logger = log;
+  ec.keys = c.benchmark_keys;
+  ec.ignore_verify_for_benchmarks = c.benchmark_unverified_proofs;
+  d->state_->unverified_proofs = c.benchmark_unverified_proofs;
+  if (c.benchmark_unverified_proofs)
+    log->warn(
+        "event=benchmark_mode note=\"proofs are not checked (fake parameters): every result is reported "
+        "FAILED, NOT VALID, its proofs attached for timing only\"");
   Metrics* metrics = d->metrics_.get();
   Spool* spool_ptr = d->spool_.get();
   if (c.curio_enabled && !c.journal.empty()) {
@@ -159,6 +170,10 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
     if (!st) return make_error("cuzk.v1 request ids: " + st.message());
   }
 
+  {
+    engine::Engine* e = d->engine_.get();
+    d->param_log_ = std::make_unique<ParamLoadLog>([e] { return e->status(); }, log, kParamLogInterval);
+  }
   // A daemon that starts without its configured parameters would fail every job later: fail now.
   for (const auto& p : c.preload) {
     log->info("event=params_preload name={}", p);
@@ -347,6 +362,7 @@ void Daemon::shutdown(std::chrono::seconds grace) {
   cv_.notify_all();
   if (maintenance_.joinable()) maintenance_.join();
   const auto s = engine_->status();
+  param_log_.reset();
   engine_.reset();  // partitions still in flight are abandoned; the journal has them
   log_->info("event=stopped queued_jobs_left={} running_jobs_left={}",
              s.queued_jobs[0] + s.queued_jobs[1] + s.queued_jobs[2] + s.queued_jobs[3], s.running_jobs);

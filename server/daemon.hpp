@@ -44,6 +44,7 @@ class CurioService;
 
 class HttpServer;
 class Metrics;
+class ParamLoadLog;
 class ProverService;
 class Spool;
 struct ServiceState;
@@ -84,6 +85,7 @@ class Daemon {
   std::unique_ptr<curio::CurioJournal> curio_journal_;  // "<journal>.curio": cuzk.v1 request ids
   std::unique_ptr<curio::CurioJobs> curio_jobs_;
   std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<ParamLoadLog> param_log_;  // logs loads while the engine lives
   std::unique_ptr<ProverService> service_;
   std::unique_ptr<curio::CurioService> curio_;  // Curio's cuzk.v1 API, unless curio.enabled = false
   std::unique_ptr<grpc::Server> grpc_;

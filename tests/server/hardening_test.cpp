@@ -18,6 +18,7 @@
 #include "server/convert.hpp"
 #include "server/daemon.hpp"
 #include "server/public_status.hpp"
+#include "server/service.hpp"
 #include "server/spool.hpp"
 #include "tests/server/test_util.hpp"
 
@@ -499,6 +500,56 @@ TEST_F(HardeningTest, TheHttpStatusKeepsErrorDetailForTheAuthenticatedStatusOnly
   v1::JobResult r;
   ASSERT_TRUE(await(c, id, r).ok());
   EXPECT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+}
+
+// ------------------------------------------------------------------ benchmark daemons' fake keys
+
+// A key whose proofs never verify (its verifying key's α moved): what a fake key is to the engine.
+std::shared_ptr<const groth16::ProvingKey> broken_key() {
+  auto key = std::make_shared<groth16::ProvingKey>(*tiny_key());
+  key->vk.alpha_g1 = G1Jacobian(key->vk.alpha_g1).add(G1Jacobian(G1Affine::generator())).to_affine();
+  return key;
+}
+
+TEST_F(HardeningTest, AFakeKeyIsSetOnlyFromCodeAndItsProofsAreNeverReportedValid) {
+  // Neither the file nor --set reaches the benchmark settings.
+  for (const char* text : {"[testing]\nbenchmark_unverified_proofs = true\n",
+                           "[engine]\nbenchmark_unverified_proofs = true\n", "[engine]\nignore_verify = true\n"}) {
+    DaemonConfig c;
+    EXPECT_FALSE(load_config_text(text, "test.toml", c).ok()) << text;
+    EXPECT_FALSE(c.benchmark_unverified_proofs);
+  }
+  // A daemon holding a fake key without the benchmark setting: its proofs fail their check.
+  auto cfg = small_config(dir_, params_);
+  cfg.preload.clear();
+  cfg.max_attempts = 1;
+  cfg.quarantine_after = 100;
+  cfg.benchmark_keys["fake"] = broken_key();
+  start(cfg);
+  auto c = client();
+  uint64_t id = 0;
+  ASSERT_TRUE(submit(c, tiny_job("fake"), &id).ok());
+  v1::JobResult r;
+  ASSERT_TRUE(await(c, id, r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.proofs_size(), 0);
+  daemon_.reset();
+  // With it (cuzkd-bench): proved, timed, and reported FAILED, NOT VALID, the proofs attached.
+  cfg.benchmark_unverified_proofs = true;
+  start(cfg);
+  auto c2 = client();
+  ASSERT_TRUE(submit(c2, tiny_job("fake", v1::JOB_KIND_WINDOW_POST, v1::PRIORITY_DEFAULT, 2), &id).ok());
+  ASSERT_TRUE(await(c2, id, r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.error(), std::string(kBenchmarkProofsNotValid));
+  EXPECT_EQ(r.proofs_size(), 2);
+  // The same again through Prove: nothing a client reads says valid.
+  v1::ProveRequest prove;
+  *prove.mutable_job() = tiny_job("fake");
+  auto ctx = c2.context(std::chrono::seconds(120));
+  ASSERT_TRUE(c2.stub->Prove(ctx.get(), prove, &r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.error().rfind("NOT VALID", 0), 0u) << r.error();
 }
 
 }  // namespace
