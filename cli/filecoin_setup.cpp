@@ -79,7 +79,8 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
     std::fprintf(stderr, "  %s: %zu constraints; generator multiples on %s\n", args.circuit.c_str(),
                  matrices.num_constraints(), on->c_str());
   const char* const parameters_stage = "parameters (τ, α, β, γ, δ)";
-  track_setup_progress(matrices, options, pool, std::make_shared<StageProgress>(parameters_stage, args.quiet));
+  track_setup_progress(matrices, options, pool,
+                       std::make_shared<StageProgress>(parameters_stage, args.quiet));
   Result<groth16::ProvingKey> pk = make_error("");
   {
     Stage stage(parameters_stage, args.quiet);

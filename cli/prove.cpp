@@ -117,8 +117,8 @@ int run_prove(const ProveArgs& args) {
   {
     Stage stage("load parameters", args.quiet);
     {
-      MappedReadProgress reading("load parameters", args.params_path.empty() ? args.zkey_path : args.params_path,
-                                 args.quiet);
+      MappedReadProgress reading("load parameters",
+                                 args.params_path.empty() ? args.zkey_path : args.params_path, args.quiet);
       pk = load_key(args, zkey);
     }
     if (!pk) return fail(pk.message());

@@ -68,7 +68,8 @@ int run_setup(const SetupArgs& args) {
   if (!on) return fail(on.message());
   if (!args.quiet) std::fprintf(stderr, "  generator multiples on %s\n", on->c_str());
   const char* const parameters_stage = "parameters (τ, α, β, γ, δ)";
-  track_setup_progress(matrices, options, pool, std::make_shared<StageProgress>(parameters_stage, args.quiet));
+  track_setup_progress(matrices, options, pool,
+                       std::make_shared<StageProgress>(parameters_stage, args.quiet));
   Result<groth16::ProvingKey> pk = make_error("");
   {
     Stage stage(parameters_stage, args.quiet);

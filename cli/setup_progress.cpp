@@ -39,8 +39,8 @@ struct Shared {
 };
 
 template <class Affine>
-groth16::GeneratorMulMany<Affine> counted(groth16::GeneratorMulMany<Affine> inner, size_t chunk, double weight,
-                                          std::shared_ptr<Shared> shared) {
+groth16::GeneratorMulMany<Affine> counted(groth16::GeneratorMulMany<Affine> inner, size_t chunk,
+                                          double weight, std::shared_ptr<Shared> shared) {
   return [inner = std::move(inner), chunk, weight, shared](std::span<const Fr> k,
                                                            std::span<Affine> out) -> Status {
     for (size_t b = 0; b < k.size(); b += chunk) {

@@ -63,7 +63,8 @@ class StageProgress {
 // reads front to back (parameter files): its pages touched so far, every half second.
 class MappedReadProgress {
  public:
-  MappedReadProgress(const char* stage, const std::filesystem::path& path, bool quiet) : shown_(stage, quiet) {
+  MappedReadProgress(const char* stage, const std::filesystem::path& path, bool quiet)
+      : shown_(stage, quiet) {
     std::error_code ec;
     file_ = std::filesystem::canonical(path, ec).string();
     const uint64_t size = ec ? 0 : std::filesystem::file_size(path, ec);

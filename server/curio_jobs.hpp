@@ -16,8 +16,8 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -94,7 +94,7 @@ class CurioJobs {
 
   // Moves an entry on; an end is journaled (without an fsync). With mutex_ held.
   void apply(Entry& entry, State state);
-  void sweep();    // with mutex_ held
+  void sweep();      // with mutex_ held
   Status compact();  // with mutex_ held: the journal rewritten to the live entries
 
   std::chrono::seconds keep_;

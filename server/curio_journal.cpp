@@ -122,12 +122,8 @@ Result<std::string> curio_record_line(const CurioRecord& r) {
   if (r.op == CurioRecord::Op::end) {
     j = {{"op", "end"}, {"job", r.job}, {"proof", r.proof}};
   } else {
-    j = {{"op", "bind"},
-         {"client", r.client},
-         {"request_id", r.request_id},
-         {"job", r.job},
-         {"kind", uint64_t(r.kind)},
-         {"fingerprint", r.fingerprint}};
+    j = {{"op", "bind"}, {"client", r.client},       {"request_id", r.request_id},
+         {"job", r.job}, {"kind", uint64_t(r.kind)}, {"fingerprint", r.fingerprint}};
   }
   try {
     return j.dump() + "\n";
@@ -173,7 +169,8 @@ Status CurioJournal::append(const CurioRecord& record, bool sync) {
   auto line = curio_record_line(record);
   if (!line) return line.error();
   if (auto st = write_all(fd_, *line, path_); !st) return st;
-  if (sync && sync_full_ && ::fdatasync(fd_) != 0) return make_error("cannot sync " + path_ + ": " + errno_text());
+  if (sync && sync_full_ && ::fdatasync(fd_) != 0)
+    return make_error("cannot sync " + path_ + ": " + errno_text());
   ++lines_;
   return {};
 }

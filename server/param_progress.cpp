@@ -6,8 +6,8 @@
 
 namespace cuzk::server {
 
-ParamLoadLog::ParamLoadLog(StatusFn status, engine::Logger log, std::chrono::milliseconds interval, bool start,
-                           ProbeFn probe)
+ParamLoadLog::ParamLoadLog(StatusFn status, engine::Logger log, std::chrono::milliseconds interval,
+                           bool start, ProbeFn probe)
     : status_(std::move(status)), log_(std::move(log)), probe_(std::move(probe)) {
   if (start) ticker_ = std::make_unique<Ticker>(interval, [this] { tick(); });
 }
@@ -39,8 +39,8 @@ void ParamLoadLog::tick() {
       continue;
     }
     it->second.meter.update(double(read->bytes), double(read->size), now);
-    log_->info("event=params_loading name={} read=\"{}\" elapsed_s={:.0f}", p.name, it->second.meter.describe(),
-               std::chrono::duration<double>(now - it->second.since).count());
+    log_->info("event=params_loading name={} read=\"{}\" elapsed_s={:.0f}", p.name,
+               it->second.meter.describe(), std::chrono::duration<double>(now - it->second.since).count());
   }
   for (auto it = loading_.begin(); it != loading_.end();) {
     if (seen.count(it->first)) {

@@ -17,11 +17,12 @@
 //
 // A daemon with fake parameters (cuzkd-bench) reports each result FAILED, "NOT VALID ...", with its
 // proofs attached: counted here as the end of the job when the proof bytes are all there.
-#include <CLI/CLI.hpp>
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/rpc_method.h>
 #include <grpcpp/impl/client_unary_call.h>
+#include <grpcpp/impl/rpc_method.h>
+#include <CLI/CLI.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,7 +30,6 @@
 #include <numeric>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -69,8 +69,8 @@ template <class Req, class Resp>
 grpc::Status curio_call(grpc::Channel* channel, const char* method, grpc::ClientContext* ctx, const Req& req,
                         Resp* resp) {
   const grpc::internal::RpcMethod rpc(method, grpc::internal::RpcMethod::NORMAL_RPC);
-  return grpc::internal::BlockingUnaryCall<Req, Resp, grpc::protobuf::MessageLite, grpc::protobuf::MessageLite>(
-      channel, rpc, ctx, req, resp);
+  return grpc::internal::BlockingUnaryCall<Req, Resp, grpc::protobuf::MessageLite,
+                                           grpc::protobuf::MessageLite>(channel, rpc, ctx, req, resp);
 }
 
 struct Job {
@@ -111,8 +111,8 @@ std::string run_curio(const cuzk::server::Client& c, const Job& job, const std::
   st = curio_call(c.channel.get(), "/cuzk.v1.ProvingEngine/AwaitProof", ctx.get(), await, &r);
   seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!st.ok()) return "AwaitProof: " + cuzk::server::describe(st);
-  const bool benchmark = r.status() == pb::AwaitProofResponse::FAILED &&
-                         r.error_message().rfind(kNotValidPrefix, 0) == 0;
+  const bool benchmark =
+      r.status() == pb::AwaitProofResponse::FAILED && r.error_message().rfind(kNotValidPrefix, 0) == 0;
   if (r.status() != pb::AwaitProofResponse::COMPLETED && !benchmark)
     return "AwaitProof: status " + std::to_string(int(r.status())) + ": " + r.error_message();
   not_valid += benchmark;
@@ -172,7 +172,9 @@ std::string registered_set(const cuzk::server::Client& c) {
   return names.size() == 1 ? names[0] : "";
 }
 
-double mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
+double mean(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -227,16 +229,17 @@ int main(int argc, char** argv) {
   job.params = params.empty() ? registered_set(*client) : params;
   std::printf("job: PoRep C2, proof type %llu, sector size %llu, %zu partitions, C1 wrapper %zu bytes%s\n",
               static_cast<unsigned long long>(job.proof_id), static_cast<unsigned long long>(job.sector_size),
-              job.partitions, job.wrapper.size(), job.params.empty() ? "" : (", params " + job.params).c_str());
+              job.partitions, job.wrapper.size(),
+              job.params.empty() ? "" : (", params " + job.params).c_str());
 
   std::vector<double> curio, native;
   for (unsigned round = 0; round < rounds; ++round) {
     for (int side = 0; side < 2; ++side) {
       const bool curio_now = (round % 2 == 0) == (side == 0);
       double s = 0;
-      const std::string request_id =
-          "bench-" + std::to_string(::getpid()) + "-" + std::to_string(round);
-      const std::string error = curio_now ? run_curio(*client, job, request_id, s) : run_native(*client, job, s);
+      const std::string request_id = "bench-" + std::to_string(::getpid()) + "-" + std::to_string(round);
+      const std::string error =
+          curio_now ? run_curio(*client, job, request_id, s) : run_native(*client, job, s);
       if (!error.empty()) return fail(std::string(curio_now ? "cuzk.v1: " : "native: ") + error);
       (curio_now ? curio : native).push_back(s);
       std::printf("round %u: %-8s submit -> proof %8.3f s\n", round + 1, curio_now ? "cuzk.v1" : "native", s);
@@ -244,13 +247,16 @@ int main(int argc, char** argv) {
     }
   }
   const double ratio_mean = mean(curio) / mean(native), ratio_median = median(curio) / median(native);
-  std::printf("cuzk.v1: mean %.3f s, median %.3f s over %zu jobs\n", mean(curio), median(curio), curio.size());
-  std::printf("native:  mean %.3f s, median %.3f s over %zu jobs\n", mean(native), median(native), native.size());
-  std::printf("ratio cuzk.v1 / native: %.4f (means), %.4f (medians); within 5%%: %s\n", ratio_mean, ratio_median,
-              std::abs(ratio_mean - 1) <= 0.05 ? "yes" : "no");
+  std::printf("cuzk.v1: mean %.3f s, median %.3f s over %zu jobs\n", mean(curio), median(curio),
+              curio.size());
+  std::printf("native:  mean %.3f s, median %.3f s over %zu jobs\n", mean(native), median(native),
+              native.size());
+  std::printf("ratio cuzk.v1 / native: %.4f (means), %.4f (medians); within 5%%: %s\n", ratio_mean,
+              ratio_median, std::abs(ratio_mean - 1) <= 0.05 ? "yes" : "no");
   if (not_valid > 0)
-    std::printf("note: the daemon reported %d of %zu results NOT VALID (a benchmark daemon's fake parameters)\n",
-                not_valid, curio.size() + native.size());
+    std::printf(
+        "note: the daemon reported %d of %zu results NOT VALID (a benchmark daemon's fake parameters)\n",
+        not_valid, curio.size() + native.size());
   if (!json_out.empty()) {
     nlohmann::json j = {{"bench", "curio-compare"},
                         {"proof_id", job.proof_id},

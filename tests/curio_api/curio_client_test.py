@@ -117,7 +117,10 @@ device_delay_ms = {delay_ms}
 
 
 def connect(pb_grpc, target, credentials=None, token=None):
-    options = [("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)]
+    # A channel of its own (not the process-wide subchannel pool): a daemon restarted on the same
+    # socket is a new server, not the old connection's backoff.
+    options = [("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20),
+               ("grpc.use_local_subchannel_pool", 1)]
     channel = (grpc.secure_channel(target, credentials, options) if credentials
                else grpc.insecure_channel(target, options))
     grpc.channel_ready_future(channel).result(timeout=120)
@@ -432,7 +435,7 @@ def main():
         pb, pb_grpc = make_stubs(a.proto, work)
         try:
             (post_suite if a.suite == "post" else porep_suite)(a, pb, pb_grpc, work)
-        except SystemExit:
+        except BaseException:  # a failed check, or an error of the client itself (a daemon never ready)
             for name in sorted(os.listdir(work)):
                 log = os.path.join(work, name, "cuzkd.log")
                 if os.path.exists(log):

@@ -69,11 +69,11 @@ TEST(CurioJournal, RequestIdsSurviveARestartForTheJobsTheEngineStillHas) {
   {
     auto journal = open_journal(path);
     CurioJobs jobs(std::chrono::hours(1), journal.get());
-    bind(jobs, "curio", "wdpost-1", 101);           // queued at the restart
-    bind(jobs, "curio", "porep-2", 102, "porep");   // done
-    bind(jobs, "curio", "retried", 103);            // failed, then retried as 104
-    bind(jobs, "other", "wdpost-1", 105);           // another client's id space
-    bind(jobs, "curio", "expired", 106);            // the engine forgets it
+    bind(jobs, "curio", "wdpost-1", 101);          // queued at the restart
+    bind(jobs, "curio", "porep-2", 102, "porep");  // done
+    bind(jobs, "curio", "retried", 103);           // failed, then retried as 104
+    bind(jobs, "other", "wdpost-1", 105);          // another client's id space
+    bind(jobs, "curio", "expired", 106);           // the engine forgets it
     jobs.on_event(event(T::admitted, 101));
     jobs.on_event(event(T::job_done, 102));
     jobs.on_event(event(T::job_failed, 103));
@@ -96,7 +96,8 @@ TEST(CurioJournal, RequestIdsSurviveARestartForTheJobsTheEngineStillHas) {
   jobs.on_event(event(T::proving, 101));
   ASSERT_TRUE(jobs.restore([&](engine::JobId id, const std::string& client) {
                     return engine_has.count({id, client}) > 0;
-                  }).ok());
+                  })
+                  .ok());
   EXPECT_EQ(jobs.find("curio", "wdpost-1"), std::optional<engine::JobId>(101));
   EXPECT_TRUE(jobs.is_running(101));
   EXPECT_EQ(jobs.find("other", "wdpost-1"), std::optional<engine::JobId>(105));

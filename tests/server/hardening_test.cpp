@@ -513,8 +513,9 @@ std::shared_ptr<const groth16::ProvingKey> broken_key() {
 
 TEST_F(HardeningTest, AFakeKeyIsSetOnlyFromCodeAndItsProofsAreNeverReportedValid) {
   // Neither the file nor --set reaches the benchmark settings.
-  for (const char* text : {"[testing]\nbenchmark_unverified_proofs = true\n",
-                           "[engine]\nbenchmark_unverified_proofs = true\n", "[engine]\nignore_verify = true\n"}) {
+  for (const char* text :
+       {"[testing]\nbenchmark_unverified_proofs = true\n", "[engine]\nbenchmark_unverified_proofs = true\n",
+        "[engine]\nignore_verify = true\n"}) {
     DaemonConfig c;
     EXPECT_FALSE(load_config_text(text, "test.toml", c).ok()) << text;
     EXPECT_FALSE(c.benchmark_unverified_proofs);

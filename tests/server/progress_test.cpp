@@ -109,7 +109,8 @@ TEST(MappedResidentBytes, CountsThePagesOfTheFileThisProcessTouched) {
 
 TEST(ParamLoadLog, LogsEachLoadingSetWithItsProgressThenItsEnd) {
   std::ostringstream out;
-  auto log = std::make_shared<spdlog::logger>("params", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
+  auto log =
+      std::make_shared<spdlog::logger>("params", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
   log->set_pattern("%v");
   engine::EngineStatus status;
   status.params.resize(2);
@@ -119,7 +120,9 @@ TEST(ParamLoadLog, LogsEachLoadingSetWithItsProgressThenItsEnd) {
   uint64_t read = 0;
   const uint64_t size = uint64_t(8) << 30;
   ParamLoadLog pl([&] { return status; }, log, std::chrono::seconds(10), false,
-                  [&](const std::string&) { return std::optional<ParamLoadLog::Read>({read, size}); });
+                  [&](const std::string&) {
+                    return std::optional<ParamLoadLog::Read>({read, size});
+                  });
   pl.tick();
   read = size / 2;
   pl.tick();
