@@ -113,8 +113,10 @@ Status CurioJobs::restore(const std::function<bool(engine::JobId, const std::str
     Entry& e = entries_[key];
     e = Entry{State::queued, r.job, r.kind, r.fingerprint, {}};
     by_id_[r.job] = key;
-    if (auto end = ends.find(r.job); end != ends.end())
-      e.state = end->second ? State::done : State::ended_without_proof, e.ended = Clock::now();
+    if (auto end = ends.find(r.job); end != ends.end()) {
+      e.state = end->second ? State::done : State::ended_without_proof;
+      e.ended = Clock::now();
+    }
     // Events of resumed jobs may have come before this (the engine starts first).
     if (auto early = early_.find(r.job); early != early_.end()) {
       apply(e, early->second.state);

@@ -146,7 +146,10 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   Spool* spool_ptr = d->spool_.get();
   if (c.curio_enabled && !c.journal.empty()) {
     auto journal = curio::CurioJournal::open(c.journal + ".curio", c.journal_sync_full);
-    if (!journal) return journal.error();
+    if (!journal)
+      return make_error("cuzk.v1 request ids: " + journal.message() +
+                        " (moving the file away starts the daemon without them; the jobs stay in the "
+                        "engine's journal, and Curio's retries of their ids become new jobs)");
     d->curio_journal_ = std::move(*journal);
   }
   if (c.curio_enabled)
