@@ -10,6 +10,7 @@
 #include "cli/client_common.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "common/progress.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -29,9 +30,8 @@ int await_job(const server::Client& client, const ConnectArgs& c, uint64_t id, d
               const OutputArgs& out) {
   const bool progress = ::isatty(2) != 0;
   const milliseconds kSlice{progress ? 2'000 : 60'000};
-  const auto started = std::chrono::steady_clock::now();
-  uint32_t shown = 0, first_seen = 0;
-  bool seen = false;
+  ProgressMeter meter("partitions proved");
+  uint32_t shown = 0;
   const auto until = std::chrono::steady_clock::now() + milliseconds(int64_t(timeout_s * 1000));
   milliseconds pause{250};
   bool told = false;
@@ -65,23 +65,15 @@ int await_job(const server::Client& client, const ConnectArgs& c, uint64_t id, d
     pause = milliseconds(250);
     const bool pending = resp.state() == v1::JOB_STATE_QUEUED || resp.state() == v1::JOB_STATE_RUNNING;
     if (progress && pending && resp.partitions() > 0) {
-      if (!seen) first_seen = resp.partitions_proved(), seen = true;
-      const uint32_t done = resp.partitions_proved(), total = resp.partitions();
-      if (done != shown || done == first_seen) {
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        std::string eta = "";
-        if (done > first_seen)
-          eta = ", about " + std::to_string(int(elapsed / (done - first_seen) * (total - done) + 0.5)) +
-                " s left";
-        std::fprintf(stderr, "\rjob %llu %s: %u/%u partitions proved (%u%%)%s   ",
-                     static_cast<unsigned long long>(id),
-                     resp.state() == v1::JOB_STATE_QUEUED ? "queued" : "running", done, total,
-                     total ? 100 * done / total : 0, eta.c_str());
+      const uint32_t done = resp.partitions_proved();
+      if (!meter.started() || done != shown) {  // the pace from the moments partitions end
+        meter.update(done, resp.partitions());
+        std::fprintf(stderr, "\rjob %llu %s: %s   ", static_cast<unsigned long long>(id),
+                     resp.state() == v1::JOB_STATE_QUEUED ? "queued" : "running", meter.describe().c_str());
         shown = done;
       }
     }
-    if (progress && seen && !pending) std::fprintf(stderr, "\n");
+    if (progress && meter.started() && !pending) std::fprintf(stderr, "\n");
     if (!pending || (timeout_s >= 0 && std::chrono::steady_clock::now() >= until))
       return report_result(resp, out);
   }

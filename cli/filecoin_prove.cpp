@@ -15,6 +15,7 @@
 #include "cli/filecoin_args.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
+#include "cli/stage_progress.hpp"
 #include "common/thread_pool.hpp"
 #include "filecoin/formats/proof_bytes.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
@@ -111,8 +112,13 @@ int prove_request(const filecoin::ProofRequest& request, const ProveOptions& o) 
   ThreadPool pool(o.threads);
   Result<groth16::ProvingKey> pk = make_error("");
   {
-    Stage stage("load parameters", o.quiet);
-    auto params = read_bellman_params(*path, Check::curve_only);
+    const char* const load_stage = "load parameters";
+    Stage stage(load_stage, o.quiet);
+    Result<BellmanParameters> params = make_error("");
+    {
+      MappedReadProgress reading(load_stage, *path, o.quiet);
+      params = read_bellman_params(*path, Check::curve_only);
+    }
     if (!params) return fail(params.message());
     pk = proving_key_from_bellman(std::move(*params));
     if (!pk) return fail(pk.message());
@@ -124,10 +130,15 @@ int prove_request(const filecoin::ProofRequest& request, const ProveOptions& o) 
   if (!chosen) return fail(chosen.message());
 
   std::vector<filecoin::PartitionProofBytes> proofs;
-  for (size_t k = 0; k < prepared->partitions(); ++k) {
+  const size_t partitions = prepared->partitions();
+  ProgressMeter meter("partitions proved");
+  meter.update(0, double(partitions));
+  for (size_t k = 0; k < partitions; ++k) {
     auto proof = prove_partition(*prepared, k, *pk, *pvk, *chosen->backend, o);
     if (!proof) return fail(proof.message());
     proofs.push_back(proof_to_bytes(*proof));
+    meter.update(double(k + 1), double(partitions));
+    if (!o.quiet && partitions > 1) std::fprintf(stderr, "  %s\n", meter.describe().c_str());
   }
   const auto bytes = filecoin::join_partition_proofs(proofs);
   if (auto st = write_whole_file(o.proof_out, std::string(bytes.begin(), bytes.end())); !st)

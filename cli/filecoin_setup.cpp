@@ -11,6 +11,7 @@
 
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
+#include "cli/setup_progress.hpp"
 #include "common/thread_pool.hpp"
 #include "engine/device_set.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
@@ -77,9 +78,12 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
   if (!args.quiet)
     std::fprintf(stderr, "  %s: %zu constraints; generator multiples on %s\n", args.circuit.c_str(),
                  matrices.num_constraints(), on->c_str());
+  const char* const parameters_stage = "parameters (τ, α, β, γ, δ)";
+  track_setup_progress(matrices, options, pool,
+                       std::make_shared<StageProgress>(parameters_stage, args.quiet));
   Result<groth16::ProvingKey> pk = make_error("");
   {
-    Stage stage("parameters (τ, α, β, γ, δ)", args.quiet);
+    Stage stage(parameters_stage, args.quiet);
     pk = groth16::generate_parameters(matrices, options, pool);
     if (!pk) return fail(pk.message());
     stage.done();

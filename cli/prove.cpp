@@ -11,6 +11,7 @@
 #include "cli/backend_select.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/stage_progress.hpp"
 #include "common/thread_pool.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
@@ -115,7 +116,11 @@ int run_prove(const ProveArgs& args) {
   Result<groth16::ProvingKey> pk = make_error("");
   {
     Stage stage("load parameters", args.quiet);
-    pk = load_key(args, zkey);
+    {
+      MappedReadProgress reading("load parameters",
+                                 args.params_path.empty() ? args.zkey_path : args.params_path, args.quiet);
+      pk = load_key(args, zkey);
+    }
     if (!pk) return fail(pk.message());
     stage.done();
   }

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/filecoin_commands.hpp"
 #include "cli/options.hpp"
+#include "cli/setup_progress.hpp"
 #include "common/thread_pool.hpp"
 #include "engine/device_set.hpp"
 #include "groth16/setup.hpp"
@@ -66,9 +67,12 @@ int run_setup(const SetupArgs& args) {
   auto on = engine::attach_setup_device(args.backend, args.device, options);
   if (!on) return fail(on.message());
   if (!args.quiet) std::fprintf(stderr, "  generator multiples on %s\n", on->c_str());
+  const char* const parameters_stage = "parameters (τ, α, β, γ, δ)";
+  track_setup_progress(matrices, options, pool,
+                       std::make_shared<StageProgress>(parameters_stage, args.quiet));
   Result<groth16::ProvingKey> pk = make_error("");
   {
-    Stage stage("parameters (τ, α, β, γ, δ)", args.quiet);
+    Stage stage(parameters_stage, args.quiet);
     pk = groth16::generate_parameters(matrices, options, pool);
     if (!pk) return fail(pk.message());
     stage.done();

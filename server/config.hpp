@@ -8,11 +8,17 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/result.hpp"
+
+namespace cuzk::groth16 {
+struct ProvingKey;
+}
 
 namespace cuzk::server {
 
@@ -100,6 +106,14 @@ struct DaemonConfig {
   uint32_t device_delay_ms = 0;  // every device call sleeps this long first
   // While this file exists every journal write fails as on a full disk (a drill).
   std::string journal_write_fault_file;
+
+  // Benchmarks with fake keys only (bench/curio's cuzkd-bench; never from the file or the flags):
+  // parameter sets in memory by name, and proofs accepted although they fail their pairing check
+  // (engine::EngineConfig::ignore_verify_for_benchmarks). With the latter set, every job that ends
+  // with proofs is reported FAILED with kBenchmarkProofsNotValid, its proofs attached for their
+  // size: no client can take such a proof for a valid one.
+  std::map<std::string, std::shared_ptr<const groth16::ProvingKey>> benchmark_keys;
+  bool benchmark_unverified_proofs = false;
 
   // The token in force (from `token` or `token_file`), read by resolve().
   std::string effective_token;

@@ -42,6 +42,8 @@ void CurioJobs::sweep() {
     const bool ended = it->second.state == State::done || it->second.state == State::ended_without_proof;
     it = ended && now - it->second.at > std::chrono::minutes(1) ? early_.erase(it) : std::next(it);
   }
+  // Two records at most per live entry: compact when the file holds far more.
+  if (journal_ && journal_->lines() > 4096 && journal_->lines() > 4 * entries_.size()) (void)compact();
 }
 
 CurioJobs::Claim CurioJobs::claim(const std::string& client, const std::string& request_id,
@@ -71,11 +73,20 @@ CurioJobs::Claim CurioJobs::claim(const std::string& client, const std::string& 
   }
 }
 
-void CurioJobs::bind(const std::string& client, const std::string& request_id, engine::JobId id,
-                     engine::JobKind kind) {
+Status CurioJobs::bind(const std::string& client, const std::string& request_id, engine::JobId id,
+                       engine::JobKind kind) {
   {
     std::lock_guard lock(mutex_);
     Entry& e = entries_[Key{client, request_id}];
+    if (journal_) {
+      CurioRecord r;
+      r.client = client;
+      r.request_id = request_id;
+      r.job = id;
+      r.kind = kind;
+      r.fingerprint = e.fingerprint;
+      if (auto st = journal_->append(r, true); !st) return st;
+    }
     e.id = id;
     e.kind = kind;
     e.state = State::queued;
@@ -86,6 +97,33 @@ void CurioJobs::bind(const std::string& client, const std::string& request_id, e
     }
   }
   claimed_.notify_all();
+  return {};
+}
+
+Status CurioJobs::restore(const std::function<bool(engine::JobId, const std::string&)>& exists) {
+  if (!journal_) return {};
+  std::lock_guard lock(mutex_);
+  std::map<engine::JobId, bool> ends;  // job -> with a proof
+  for (const auto& r : journal_->records())
+    if (r.op == CurioRecord::Op::end) ends[r.job] = r.proof;
+  for (const auto& r : journal_->records()) {
+    if (r.op != CurioRecord::Op::bind || !exists(r.job, r.client)) continue;
+    const Key key{r.client, r.request_id};
+    if (auto old = entries_.find(key); old != entries_.end()) by_id_.erase(old->second.id);  // a retry's
+    Entry& e = entries_[key];
+    e = Entry{State::queued, r.job, r.kind, r.fingerprint, {}};
+    by_id_[r.job] = key;
+    if (auto end = ends.find(r.job); end != ends.end()) {
+      e.state = end->second ? State::done : State::ended_without_proof;
+      e.ended = Clock::now();
+    }
+    // Events of resumed jobs may have come before this (the engine starts first).
+    if (auto early = early_.find(r.job); early != early_.end()) {
+      apply(e, early->second.state);
+      early_.erase(early);
+    }
+  }
+  return compact();
 }
 
 void CurioJobs::release(const std::string& client, const std::string& request_id) {
@@ -124,7 +162,49 @@ void CurioJobs::apply(Entry& e, State state) {
   if (e.state == State::done || e.state == State::ended_without_proof) return;
   if (state == State::running && e.state == State::running) return;
   e.state = state;
-  if (state == State::done || state == State::ended_without_proof) e.ended = Clock::now();
+  if (state != State::done && state != State::ended_without_proof) return;
+  e.ended = Clock::now();
+  if (!journal_ || e.id == 0) return;
+  CurioRecord r;
+  r.op = CurioRecord::Op::end;
+  r.job = e.id;
+  r.proof = state == State::done;
+  // Not fatal: without the record a restart finds the job by its first wait.
+  (void)journal_->append(r, false);
+}
+
+Status CurioJobs::compact() {
+  if (!journal_) return {};
+  std::vector<CurioRecord> live;
+  for (const auto& [key, e] : entries_) {
+    if (e.state == State::claiming) continue;
+    CurioRecord bind;
+    bind.client = key.first;
+    bind.request_id = key.second;
+    bind.job = e.id;
+    bind.kind = e.kind;
+    bind.fingerprint = e.fingerprint;
+    live.push_back(std::move(bind));
+    if (e.state == State::done || e.state == State::ended_without_proof) {
+      CurioRecord end;
+      end.op = CurioRecord::Op::end;
+      end.job = e.id;
+      end.proof = e.state == State::done;
+      live.push_back(std::move(end));
+    }
+  }
+  return journal_->rewrite(live);  // on failure the longer file stays, still correct
+}
+
+void CurioJobs::on_result(engine::JobId id, engine::JobState state) {
+  std::lock_guard lock(mutex_);
+  auto key = by_id_.find(id);
+  if (key == by_id_.end()) return;
+  auto e = entries_.find(key->second);
+  if (e == entries_.end()) return;
+  if (state == engine::JobState::done) apply(e->second, State::done);
+  if (state == engine::JobState::failed || state == engine::JobState::cancelled)
+    apply(e->second, State::ended_without_proof);
 }
 
 void CurioJobs::on_event(const engine::EngineEvent& e) {

@@ -7,13 +7,17 @@
 // kind, sector, randomness or input) while its job lives is a conflict. Two calls that claim one id
 // at once are ordered: the second waits for the first's submit and then sees its job.
 //
-// Ids are kept in memory, for the engine's result_ttl after their job ends: after a restart of
-// the daemon a journaled job still finishes, but its request id names a new job.
+// Ids are kept for the engine's result_ttl after their job ends. With a journal (curio_journal.hpp)
+// every bind is on disk before its submit answers, and restore() brings the ids of the jobs the
+// engine still has back after a restart: AwaitProof, GetStatus and a retried SubmitProof by
+// request_id find the same job. Without one, a restarted daemon's jobs still finish, but their
+// request ids name new jobs.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,14 +26,23 @@
 #include <utility>
 #include <vector>
 
+#include "common/result.hpp"
 #include "engine/engine.hpp"
+#include "server/curio_journal.hpp"
 
 namespace cuzk::server::curio {
 
 class CurioJobs {
  public:
-  // Ended jobs' ids are forgotten `keep` after the end.
-  explicit CurioJobs(std::chrono::seconds keep) : keep_(keep) {}
+  // Ended jobs' ids are forgotten `keep` after the end. `journal`: where binds and ends are
+  // written (it outlives this object); null: in memory only.
+  explicit CurioJobs(std::chrono::seconds keep, CurioJournal* journal = nullptr)
+      : keep_(keep), journal_(journal) {}
+
+  // The journal's ids whose jobs `exists(job, client)` says the engine still has, before any call;
+  // the journal is compacted to them. A job ended per its end record, else queued (events and
+  // waits move it on).
+  Status restore(const std::function<bool(engine::JobId, const std::string& client)>& exists);
 
   enum class Claim {
     claimed,   // the caller submits, then bind()s or release()s
@@ -38,7 +51,10 @@ class CurioJobs {
   };
   Claim claim(const std::string& client, const std::string& request_id, const std::string& fingerprint,
               engine::JobId& existing);
-  void bind(const std::string& client, const std::string& request_id, engine::JobId id, engine::JobKind kind);
+  // Binds the claimed id to its submitted job, journaled first: an error leaves the claim as it
+  // was (the caller releases it and cancels the job).
+  Status bind(const std::string& client, const std::string& request_id, engine::JobId id,
+              engine::JobKind kind);
   void release(const std::string& client, const std::string& request_id);
   // The engine no longer has the id's job (its result expired).
   void forget(const std::string& client, const std::string& request_id);
@@ -49,6 +65,8 @@ class CurioJobs {
 
   // The engine's observer calls this on engine threads.
   void on_event(const engine::EngineEvent& e);
+  // A wait saw the job in `state` (a job that ended while the daemon was down sends no event).
+  void on_result(engine::JobId id, engine::JobState state);
 
   struct KindCounts {
     uint32_t pending = 0, in_progress = 0;
@@ -74,10 +92,13 @@ class CurioJobs {
     std::chrono::steady_clock::time_point at{};
   };
 
+  // Moves an entry on; an end is journaled (without an fsync). With mutex_ held.
   void apply(Entry& entry, State state);
-  void sweep();  // with mutex_ held
+  void sweep();      // with mutex_ held
+  Status compact();  // with mutex_ held: the journal rewritten to the live entries
 
   std::chrono::seconds keep_;
+  CurioJournal* journal_;
   mutable std::mutex mutex_;
   std::condition_variable claimed_;
   std::map<Key, Entry> entries_;

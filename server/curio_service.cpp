@@ -57,9 +57,10 @@ class ClaimGuard {
   ~ClaimGuard() {
     if (!bound_) jobs_.release(client_, id_);
   }
-  void bind(engine::JobId job, engine::JobKind kind) {
-    jobs_.bind(client_, id_, job, kind);
-    bound_ = true;
+  Status bind(engine::JobId job, engine::JobKind kind) {
+    auto st = jobs_.bind(client_, id_, job, kind);
+    bound_ = st.ok();
+    return st;
   }
 
  private:
@@ -135,6 +136,11 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
     return {StatusCode::UNAVAILABLE, "the daemon is shutting down and accepts no new jobs"};
   Converted converted;
   if (auto st = job_from_submit(req, options_.param_dir, converted); !st.ok()) return st;
+  // A set held in memory under the file's name stands for the file (cuzkd-bench's fake keys; cuzkd
+  // itself holds none).
+  if (!converted.params_error.empty())
+    for (const auto& p : engine_.status().params)
+      if (p.registered && p.name == converted.job.params) converted.params_error.clear();
   const engine::JobKind kind = converted.job.kind;
   const engine::Priority priority = *converted.job.priority;
   priority_out = priority;
@@ -149,8 +155,11 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
     char name[32];
     std::snprintf(name, sizeof name, "cuzk-%016llx", static_cast<unsigned long long>(id));
     job_id = name;
-    if (jobs_.claim(client, job_id, converted.fingerprint, id) == CurioJobs::Claim::claimed)
-      jobs_.bind(client, job_id, id, kind);
+    engine::JobId same = id;
+    if (jobs_.claim(client, job_id, converted.fingerprint, same) == CurioJobs::Claim::claimed) {
+      ClaimGuard guard(jobs_, client, job_id);
+      if (auto st = guard.bind(id, kind); !st) return unjournaled(id, job_id, st);
+    }
     metrics_.on_submitted(kind, priority);
     return grpc::Status::OK;
   }
@@ -176,9 +185,18 @@ grpc::Status CurioService::submit(grpc::ServerContext* ctx, const std::string& c
   auto submitted = engine_.submit(std::move(converted.job));
   if (!submitted) return submit_error(submitted.error());
   id = *submitted;
-  guard.bind(id, kind);
+  if (auto st = guard.bind(id, kind); !st) return unjournaled(id, job_id, st);
   metrics_.on_submitted(kind, priority);
   return grpc::Status::OK;
+}
+
+// A job whose request id cannot be journaled is cancelled: after a restart nobody could ask for it.
+grpc::Status CurioService::unjournaled(engine::JobId id, const std::string& job_id, const Status& why) {
+  (void)engine_.cancel(id);
+  log_->error("event=request_id_journal_failed api=cuzk.v1 request_id={} job={} error=\"{}\"", job_id, id,
+              why.message());
+  return {StatusCode::UNAVAILABLE, "cannot journal request_id \"" + job_id + "\" (" + why.message() +
+                                       "); the job was not taken, retry later"};
 }
 
 grpc::Status CurioService::wait(grpc::ServerContext* ctx, const std::string& client, engine::JobId id,
@@ -194,8 +212,15 @@ grpc::Status CurioService::wait(grpc::ServerContext* ctx, const std::string& cli
       return {StatusCode::NOT_FOUND, "job " + job_id + ": " + r.message()};
     }
     if (engine::is_terminal(r->state) || (timeout && left <= kWaitSlice)) {
-      if (engine::is_terminal(r->state)) metrics_.on_result(*r);
+      if (engine::is_terminal(r->state)) {
+        metrics_.on_result(*r);
+        jobs_.on_result(id, r->state);
+      }
       result_to_proto(*r, job_id, resp);
+      if (state_.unverified_proofs && resp->status() == pb::AwaitProofResponse::COMPLETED) {
+        resp->set_status(pb::AwaitProofResponse::FAILED);
+        resp->set_error_message(kBenchmarkProofsNotValid);
+      }
       return grpc::Status::OK;
     }
     if (ctx->IsCancelled()) return {StatusCode::CANCELLED, "the call ended before job " + job_id + " did"};

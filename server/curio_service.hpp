@@ -79,6 +79,7 @@ class CurioService final : public grpc::Service {
   grpc::Status call(const char* method, grpc::ServerContext* ctx, F&& body);
   grpc::Status submit(grpc::ServerContext* ctx, const std::string& client, pb::SubmitProofRequest& req,
                       engine::JobId& id, std::string& job_id, engine::Priority& priority);
+  grpc::Status unjournaled(engine::JobId id, const std::string& job_id, const Status& why);
   grpc::Status wait(grpc::ServerContext* ctx, const std::string& client, engine::JobId id,
                     const std::string& job_id, std::optional<std::chrono::milliseconds> timeout,
                     pb::AwaitProofResponse* resp);

@@ -15,6 +15,8 @@
 #include "server/devices.hpp"
 #include "server/http.hpp"
 #include "server/metrics.hpp"
+#include "server/param_progress.hpp"
+#include "server/public_status.hpp"
 #include "server/service.hpp"
 #include "server/spool.hpp"
 
@@ -28,6 +30,9 @@ Result<std::string> read_text(const std::string& path, const char* what) {
   s << in.rdbuf();
   return s.str();
 }
+
+// How often the log says how far parameter sets being loaded have come.
+constexpr std::chrono::seconds kParamLogInterval{10};
 
 bool is_unix(const std::string& address) { return address.rfind("unix:", 0) == 0; }
 
@@ -53,12 +58,6 @@ std::vector<std::string> default_params_dirs(const DaemonConfig& c) {
     dirs.push_back(parent.empty() ? "." : parent.string());
   }
   return dirs;
-}
-
-// /status without the host's file paths: parameter sets by file name only.
-engine::EngineStatus without_paths(engine::EngineStatus s) {
-  for (auto& p : s.params) p.name = std::filesystem::path(p.name).filename().string();
-  return s;
 }
 
 std::string default_spool(const DaemonConfig& c) {
@@ -136,11 +135,26 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.trusted_params = c.trusted_params;
   ec.result_ttl = std::chrono::seconds(c.result_ttl_s);
   ec.logger = log;
+  ec.keys = c.benchmark_keys;
+  ec.ignore_verify_for_benchmarks = c.benchmark_unverified_proofs;
+  d->state_->unverified_proofs = c.benchmark_unverified_proofs;
+  if (c.benchmark_unverified_proofs)
+    log->warn(
+        "event=benchmark_mode note=\"proofs are not checked (fake parameters): every result is reported "
+        "FAILED, NOT VALID, its proofs attached for timing only\"");
   Metrics* metrics = d->metrics_.get();
   Spool* spool_ptr = d->spool_.get();
+  if (c.curio_enabled && !c.journal.empty()) {
+    auto journal = curio::CurioJournal::open(c.journal + ".curio", c.journal_sync_full);
+    if (!journal)
+      return make_error("cuzk.v1 request ids: " + journal.message() +
+                        " (moving the file away starts the daemon without them; the jobs stay in the "
+                        "engine's journal, and Curio's retries of their ids become new jobs)");
+    d->curio_journal_ = std::move(*journal);
+  }
   if (c.curio_enabled)
-    d->curio_jobs_ =
-        std::make_unique<curio::CurioJobs>(std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1));
+    d->curio_jobs_ = std::make_unique<curio::CurioJobs>(
+        std::chrono::seconds(c.result_ttl_s) + std::chrono::minutes(1), d->curio_journal_.get());
   curio::CurioJobs* curio_jobs = d->curio_jobs_.get();
   ec.observer = [metrics, spool_ptr, curio_jobs](const engine::EngineEvent& e) {
     metrics->on_event(e);
@@ -152,7 +166,17 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   auto engine = engine::Engine::create(std::move(ec));
   if (!engine) return make_error("engine: " + engine.message());
   d->engine_ = std::move(*engine);
+  if (d->curio_jobs_) {
+    engine::Engine* e = d->engine_.get();
+    auto st = d->curio_jobs_->restore(
+        [e](engine::JobId id, const std::string& client) { return e->check_owner(id, client).ok(); });
+    if (!st) return make_error("cuzk.v1 request ids: " + st.message());
+  }
 
+  {
+    engine::Engine* e = d->engine_.get();
+    d->param_log_ = std::make_unique<ParamLoadLog>([e] { return e->status(); }, log, kParamLogInterval);
+  }
   // A daemon that starts without its configured parameters would fail every job later: fail now.
   for (const auto& p : c.preload) {
     log->info("event=params_preload name={}", p);
@@ -187,25 +211,8 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
     Daemon* self = d.get();
     HttpHandlers h;
     h.metrics = [self] { return self->metrics_->render(self->engine_->status(), self->state_->draining); };
-    h.status = [self] {
-      auto json = engine::status_to_json(without_paths(self->engine_->status()));
-      // The engine's object, with the daemon's own fields in front.
-      const auto brace = json.find('{');
-      const std::string extra =
-          std::string("\"draining\":") + (self->state_->draining ? "true" : "false") + ",";
-      if (brace != std::string::npos) json.insert(brace + 1, extra);
-      return json;
-    };
-    h.health = [self]() -> Status {
-      if (self->state_->draining) return make_error("draining: the daemon is shutting down");
-      const auto s = self->engine_->status();
-      if (!s.journal_error.empty())
-        return make_error("the journal cannot be written (" + s.journal_error + "); " +
-                          std::to_string(s.journal_backlog) + " writes held, no new jobs");
-      for (const auto& dev : s.devices)
-        if (!dev.quarantined) return {};
-      return make_error("no device is in service");
-    };
+    h.status = [self] { return public_status_json(self->engine_->status(), self->state_->draining); };
+    h.health = [self] { return public_health(self->engine_->status(), self->state_->draining); };
     auto http = HttpServer::start(c.http_listen, std::move(h), log);
     if (!http) return http.error();
     d->http_ = std::move(*http);
@@ -358,6 +365,7 @@ void Daemon::shutdown(std::chrono::seconds grace) {
   cv_.notify_all();
   if (maintenance_.joinable()) maintenance_.join();
   const auto s = engine_->status();
+  param_log_.reset();
   engine_.reset();  // partitions still in flight are abandoned; the journal has them
   log_->info("event=stopped queued_jobs_left={} running_jobs_left={}",
              s.queued_jobs[0] + s.queued_jobs[1] + s.queued_jobs[2] + s.queued_jobs[3], s.running_jobs);

@@ -11,6 +11,9 @@
 // "<journal>.lock" and on "<socket>.lock" for each unix address, and fails, naming the owner,
 // while another process holds one; TCP ports are bound without SO_REUSEPORT. Nothing is touched
 // before the locks are held (not the spool, not the socket file).
+//
+// With a journal, the cuzk.v1 request ids are journaled beside it ("<journal>.curio",
+// curio_journal.hpp) and restored after the engine has resumed its jobs.
 #pragma once
 
 #include <atomic>
@@ -35,11 +38,13 @@ class ServerCredentials;
 namespace cuzk::server {
 namespace curio {
 class CurioJobs;
+class CurioJournal;
 class CurioService;
 }  // namespace curio
 
 class HttpServer;
 class Metrics;
+class ParamLoadLog;
 class ProverService;
 class Spool;
 struct ServiceState;
@@ -77,8 +82,10 @@ class Daemon {
   std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<Spool> spool_;
   std::unique_ptr<ServiceState> state_;
+  std::unique_ptr<curio::CurioJournal> curio_journal_;  // "<journal>.curio": cuzk.v1 request ids
   std::unique_ptr<curio::CurioJobs> curio_jobs_;
   std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<ParamLoadLog> param_log_;  // logs loads while the engine lives
   std::unique_ptr<ProverService> service_;
   std::unique_ptr<curio::CurioService> curio_;  // Curio's cuzk.v1 API, unless curio.enabled = false
   std::unique_ptr<grpc::Server> grpc_;

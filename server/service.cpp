@@ -93,6 +93,10 @@ grpc::Status ProverService::wait(grpc::ServerContext* ctx, engine::JobId id,
     if (over) {
       metrics_.on_result(*r);
       result_to_proto(*r, resp);
+      if (state_.unverified_proofs && resp->state() == v1::JOB_STATE_DONE) {
+        resp->set_state(v1::JOB_STATE_FAILED);
+        resp->set_error(kBenchmarkProofsNotValid);
+      }
       return grpc::Status::OK;
     }
   }

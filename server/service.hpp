@@ -24,7 +24,13 @@ namespace cuzk::server {
 struct ServiceState {
   std::atomic<bool> draining{false};  // SIGTERM: no new jobs
   std::atomic<bool> stopping{false};  // waits end now
+  // DaemonConfig::benchmark_unverified_proofs: proofs are not checked, no result is reported valid.
+  bool unverified_proofs = false;
 };
+
+// The error of every result that ends with proofs in a daemon whose proofs are not checked.
+inline constexpr const char* kBenchmarkProofsNotValid =
+    "NOT VALID: a benchmark daemon with fake parameters made these proofs and did not check them";
 
 // What a service checks clients against.
 struct ServicePolicy {

@@ -10,6 +10,8 @@ here, at the start of the run: nothing of cuzk's own client code is involved. Pr
          metrics, cancel, preload and evict of parameters, malformed requests answered with a status
          each while a queued job still finishes, an oversized message refused; then TCP with TLS and a
          token (and refused without it), and TCP without a token refused by default.
+         Then a restart: request ids of jobs done, running (kill -9) and cancelled before it name
+         the same jobs after it (AwaitProof, a repeated SubmitProof), and nothing is proved twice.
   porep: PoRep C2 of the same sector from Curio's C1 wrapper (fixture fc_porep).
 """
 import argparse
@@ -55,9 +57,9 @@ def free_port():
 class Daemon:
     """cuzkd with a config written here; stopped (SIGTERM) at the end."""
 
-    def __init__(self, cuzkd, work, name, params, listen, extra_daemon="", extra="", delay_ms=0):
+    def __init__(self, cuzkd, work, name, params, listen, extra_daemon="", extra="", delay_ms=0, again=False):
         self.dir = os.path.join(work, name)
-        os.makedirs(self.dir)
+        os.makedirs(self.dir, exist_ok=again)
         listen_toml = ", ".join('"%s"' % a for a in listen)
         config = f"""
 [daemon]
@@ -91,7 +93,7 @@ device_delay_ms = {delay_ms}
         path = os.path.join(self.dir, "cuzkd.toml")
         with open(path, "w") as f:
             f.write(config)
-        self.log = open(os.path.join(self.dir, "cuzkd.log"), "w")
+        self.log = open(os.path.join(self.dir, "cuzkd.log"), "a")
         self.proc = subprocess.Popen([cuzkd, "--config", path], stdout=self.log, stderr=subprocess.STDOUT)
 
     def stop(self):
@@ -104,13 +106,21 @@ device_delay_ms = {delay_ms}
                 self.proc.wait()
         self.log.close()
 
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
     def log_text(self):
         with open(os.path.join(self.dir, "cuzkd.log")) as f:
             return f.read()
 
 
 def connect(pb_grpc, target, credentials=None, token=None):
-    options = [("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)]
+    # A channel of its own (not the process-wide subchannel pool): a daemon restarted on the same
+    # socket is a new server, not the old connection's backoff.
+    options = [("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20),
+               ("grpc.use_local_subchannel_pool", 1)]
     channel = (grpc.secure_channel(target, credentials, options) if credentials
                else grpc.insecure_channel(target, options))
     grpc.channel_ready_future(channel).result(timeout=120)
@@ -296,7 +306,54 @@ def post_suite(a, pb, pb_grpc, work):
         check("cuzk.v1.Prove" in metrics, "GetMetrics lacks the cuzk.v1 calls")
     finally:
         d.stop()
+    restart_suite(a, pb, pb_grpc, work, s)
     tls_suite(a, pb, pb_grpc, work, s)
+
+
+def restart_suite(a, pb, pb_grpc, work, s):
+    """Request ids outlive the daemon: done, in flight at a kill -9, cancelled."""
+    sock = os.path.join(work, "r.sock")
+    d = Daemon(a.cuzkd, work, "restart", s.params, ["unix://" + sock], delay_ms=1500)
+    try:
+        stub, _ = connect(pb_grpc, "unix:" + sock)
+        done = s.post(pb, "window")
+        done.request_id = "wdpost-before-restart"
+        first = stub.Prove(pb.ProveRequest(submit=done), timeout=GUARD_S).result
+        check(first.status == pb.AwaitProofResponse.COMPLETED, f"WindowPoSt before the restart: {first}")
+        cancelled = s.post(pb, "window")
+        cancelled.request_id = "cancelled-before-restart"
+        stub.SubmitProof(cancelled, timeout=GUARD_S)
+        stub.CancelProof(pb.CancelProofRequest(job_id=cancelled.request_id), timeout=GUARD_S)
+        flight = s.post(pb, "winning")
+        flight.request_id = "winning-at-the-kill"
+        stub.SubmitProof(flight, timeout=GUARD_S)
+    finally:
+        d.kill()  # with the WinningPoSt in flight (device calls take 1.5 s)
+    d = Daemon(a.cuzkd, work, "restart", s.params, ["unix://" + sock], delay_ms=0, again=True)
+    try:
+        stub, _ = connect(pb_grpc, "unix:" + sock)
+        r = stub.AwaitProof(pb.AwaitProofRequest(job_id=flight.request_id, timeout_ms=GUARD_S * 1000),
+                            timeout=GUARD_S)
+        check(r.status == pb.AwaitProofResponse.COMPLETED, f"the job in flight at the kill, after it: {r}")
+        cuzk_verify(a.cuzk, s.verify_post_args("winning"), r.proof, work, "winning after restart")
+        r = stub.AwaitProof(pb.AwaitProofRequest(job_id=done.request_id), timeout=GUARD_S)
+        check(r.status == pb.AwaitProofResponse.COMPLETED and r.proof == first.proof,
+              f"the job done before the restart, after it: {r}")
+        r = stub.AwaitProof(pb.AwaitProofRequest(job_id=cancelled.request_id), timeout=GUARD_S)
+        check(r.status == pb.AwaitProofResponse.CANCELLED, f"the job cancelled before the restart: {r}")
+        # The same request again is the same job, handed out again, not proved again.
+        again = stub.Prove(pb.ProveRequest(submit=done), timeout=GUARD_S).result
+        check(again.job_id == done.request_id and again.proof == first.proof, f"a repeated request_id: {again}")
+        other = pb.SubmitProofRequest()
+        other.CopyFrom(done)
+        other.randomness = bytes(32)
+        expect_error(lambda: stub.SubmitProof(other), grpc.StatusCode.ALREADY_EXISTS, ["request_id"],
+                     "another request under a request_id journaled before the restart")
+        status = stub.GetStatus(pb.GetStatusRequest(), timeout=GUARD_S)
+        check(status.total_proofs_completed == 1,
+              f"{status.total_proofs_completed} proofs after the restart, 1 expected (the job in flight)")
+    finally:
+        d.stop()
 
 
 def tls_suite(a, pb, pb_grpc, work, s):
@@ -378,7 +435,7 @@ def main():
         pb, pb_grpc = make_stubs(a.proto, work)
         try:
             (post_suite if a.suite == "post" else porep_suite)(a, pb, pb_grpc, work)
-        except SystemExit:
+        except BaseException:  # a failed check, or an error of the client itself (a daemon never ready)
             for name in sorted(os.listdir(work)):
                 log = os.path.join(work, name, "cuzkd.log")
                 if os.path.exists(log):

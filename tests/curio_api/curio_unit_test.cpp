@@ -32,7 +32,7 @@ TEST(CurioJobs, ARequestIdNamesOneJobUntilItFails) {
   CurioJobs jobs(std::chrono::hours(1));
   engine::JobId existing = 0;
   ASSERT_EQ(jobs.claim("a", "porep-1-2", "fp", existing), Claim::claimed);
-  jobs.bind("a", "porep-1-2", 41, engine::JobKind::porep_c2);
+  ASSERT_TRUE(jobs.bind("a", "porep-1-2", 41, engine::JobKind::porep_c2).ok());
   EXPECT_EQ(jobs.claim("a", "porep-1-2", "fp", existing), Claim::existing);
   EXPECT_EQ(existing, 41u);
   EXPECT_EQ(jobs.claim("a", "porep-1-2", "other", existing), Claim::conflict);
@@ -44,10 +44,10 @@ TEST(CurioJobs, ARequestIdNamesOneJobUntilItFails) {
   jobs.on_event(event(T::job_done, 41));
   EXPECT_EQ(jobs.claim("a", "porep-1-2", "fp", existing), Claim::existing);
   ASSERT_EQ(jobs.claim("a", "wdpost", "fp", existing), Claim::claimed);
-  jobs.bind("a", "wdpost", 42, engine::JobKind::window_post);
+  ASSERT_TRUE(jobs.bind("a", "wdpost", 42, engine::JobKind::window_post).ok());
   jobs.on_event(event(T::job_failed, 42));
   EXPECT_EQ(jobs.claim("a", "wdpost", "new", existing), Claim::claimed);
-  jobs.bind("a", "wdpost", 43, engine::JobKind::window_post);
+  ASSERT_TRUE(jobs.bind("a", "wdpost", 43, engine::JobKind::window_post).ok());
   EXPECT_EQ(jobs.find("a", "wdpost"), std::optional<engine::JobId>(43));
 }
 
@@ -60,7 +60,7 @@ TEST(CurioJobs, ASecondClaimWaitsForTheFirstSubmit) {
   std::thread t([&] { second = int(jobs.claim("a", "id", "fp", seen)); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(second.load(), -1);  // still waiting (an early answer would be a second job)
-  jobs.bind("a", "id", 7, engine::JobKind::winning_post);
+  ASSERT_TRUE(jobs.bind("a", "id", 7, engine::JobKind::winning_post).ok());
   t.join();
   EXPECT_EQ(second.load(), int(Claim::existing));
   EXPECT_EQ(seen, 7u);
@@ -70,11 +70,11 @@ TEST(CurioJobs, QueuesAndDevicesFollowEvents) {
   CurioJobs jobs(std::chrono::hours(1));
   engine::JobId unused = 0;
   ASSERT_EQ(jobs.claim("", "w", "fp", unused), Claim::claimed);
-  jobs.bind("", "w", 1, engine::JobKind::window_post);
+  ASSERT_TRUE(jobs.bind("", "w", 1, engine::JobKind::window_post).ok());
   // Admitted before its submit returned: the state is kept for the bind.
   jobs.on_event(event(T::admitted, 2));
   ASSERT_EQ(jobs.claim("", "p", "fp", unused), Claim::claimed);
-  jobs.bind("", "p", 2, engine::JobKind::porep_c2);
+  ASSERT_TRUE(jobs.bind("", "p", 2, engine::JobKind::porep_c2).ok());
   auto q = jobs.queues();
   EXPECT_EQ(q[engine::JobKind::window_post].pending, 1u);
   EXPECT_EQ(q[engine::JobKind::porep_c2].in_progress, 1u);

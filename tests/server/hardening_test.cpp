@@ -17,6 +17,8 @@
 #include "io/snarkjs_wtns.hpp"
 #include "server/client/convert.hpp"
 #include "server/daemon.hpp"
+#include "server/public_status.hpp"
+#include "server/service.hpp"
 #include "server/spool.hpp"
 #include "tests/server/test_util.hpp"
 
@@ -437,6 +439,118 @@ TEST_F(HardeningTest, AJournalThatCannotBeWrittenTurnsUnhealthyAndNoJobIsProvedT
     EXPECT_EQ(r.state(), v1::JOB_STATE_DONE);
   }
   EXPECT_EQ(status(c2).jobs_done(), 0u) << "a job was proved again after the restart";
+}
+
+// ------------------------------------------------------------------ 8. /status reveals nothing of the host
+
+TEST(PublicStatus, ErrorTextsAndFilePathsAreReducedToAGenericForm) {
+  engine::EngineStatus s;
+  s.journal_error = "cannot write /var/lib/cuzk/secret-journal.db: No space left on device";
+  s.journal_backlog = 2;
+  s.devices.resize(2);
+  s.devices[0].last_error = "cannot open /home/alice/keys/v28.params: wrtns magic \"root\"";
+  s.devices[0].quarantined = s.devices[1].quarantined = true;
+  s.params.push_back({});
+  s.params[0].name = "/home/alice/params/v28-stacked.params";
+  const auto json = public_status_json(s, true);
+  for (const char* secret : {"/var/lib", "secret-journal", "/home/alice", "keys", "root", "No space"})
+    EXPECT_EQ(json.find(secret), std::string::npos) << secret << " in " << json;
+  EXPECT_NE(json.find("\"v28-stacked.params\""), std::string::npos) << json;
+  EXPECT_NE(json.find(kPublicDeviceError), std::string::npos) << json;
+  EXPECT_NE(json.find(kPublicJournalError), std::string::npos) << json;
+  EXPECT_NE(json.find("\"draining\":true"), std::string::npos) << json;
+  // A device without an error keeps its empty text (the generic one would be a false alarm).
+  EXPECT_EQ(public_status(s).devices[1].last_error, "");
+  const auto health = public_health(s, false);
+  ASSERT_FALSE(health.ok());
+  EXPECT_EQ(health.message().find("/var/lib"), std::string::npos) << health.message();
+  EXPECT_NE(health.message().find("journal"), std::string::npos) << health.message();
+  EXPECT_NE(health.message().find("2 writes held"), std::string::npos) << health.message();
+  s.journal_error.clear();
+  EXPECT_FALSE(public_health(s, false).ok()) << "no device in service is unhealthy";
+  s.devices[1].quarantined = false;
+  EXPECT_TRUE(public_health(s, false).ok());
+  EXPECT_FALSE(public_health(s, true).ok()) << "draining is unhealthy";
+}
+
+TEST_F(HardeningTest, TheHttpStatusKeepsErrorDetailForTheAuthenticatedStatusOnly) {
+  const auto fault = dir_.file("disk-full");
+  auto cfg = small_config(dir_, params_);
+  cfg.journal_write_fault_file = fault;
+  cfg.device_delay_ms = 200;  // the fault is in place before the job ends
+  start(cfg);
+  auto c = client();
+  uint64_t id = 0;
+  ASSERT_TRUE(submit(c, tiny_job(params_), &id).ok());
+  std::ofstream(fault) << "";  // the job's end cannot be journaled: the journal has an error
+  const auto give_up = std::chrono::steady_clock::now() + kGuard;
+  while (status(c).json().find("injected write fault") == std::string::npos &&
+         std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_NE(status(c).json().find("injected write fault"), std::string::npos) << status(c).json();
+  const auto http = http_get(daemon_->http_port(), "/status");
+  EXPECT_EQ(http.substr(0, 3), "200") << http;
+  EXPECT_EQ(http.find("injected"), std::string::npos) << http;
+  EXPECT_EQ(http.find(dir_.file("")), std::string::npos) << http;
+  EXPECT_NE(http.find(kPublicJournalError), std::string::npos) << http;
+  const auto health = http_get(daemon_->http_port(), "/healthz");
+  EXPECT_EQ(health.substr(0, 3), "503") << health;
+  EXPECT_EQ(health.find("injected"), std::string::npos) << health;
+  std::filesystem::remove(fault);
+  v1::JobResult r;
+  ASSERT_TRUE(await(c, id, r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+}
+
+// ------------------------------------------------------------------ benchmark daemons' fake keys
+
+// A key whose proofs never verify (its verifying key's α moved): what a fake key is to the engine.
+std::shared_ptr<const groth16::ProvingKey> broken_key() {
+  auto key = std::make_shared<groth16::ProvingKey>(*tiny_key());
+  key->vk.alpha_g1 = G1Jacobian(key->vk.alpha_g1).add(G1Jacobian(G1Affine::generator())).to_affine();
+  return key;
+}
+
+TEST_F(HardeningTest, AFakeKeyIsSetOnlyFromCodeAndItsProofsAreNeverReportedValid) {
+  // Neither the file nor --set reaches the benchmark settings.
+  for (const char* text :
+       {"[testing]\nbenchmark_unverified_proofs = true\n", "[engine]\nbenchmark_unverified_proofs = true\n",
+        "[engine]\nignore_verify = true\n"}) {
+    DaemonConfig c;
+    EXPECT_FALSE(load_config_text(text, "test.toml", c).ok()) << text;
+    EXPECT_FALSE(c.benchmark_unverified_proofs);
+  }
+  // A daemon holding a fake key without the benchmark setting: its proofs fail their check.
+  auto cfg = small_config(dir_, params_);
+  cfg.preload.clear();
+  cfg.max_attempts = 1;
+  cfg.quarantine_after = 100;
+  cfg.benchmark_keys["fake"] = broken_key();
+  start(cfg);
+  auto c = client();
+  uint64_t id = 0;
+  ASSERT_TRUE(submit(c, tiny_job("fake"), &id).ok());
+  v1::JobResult r;
+  ASSERT_TRUE(await(c, id, r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.proofs_size(), 0);
+  daemon_.reset();
+  // With it (cuzkd-bench): proved, timed, and reported FAILED, NOT VALID, the proofs attached.
+  cfg.benchmark_unverified_proofs = true;
+  start(cfg);
+  auto c2 = client();
+  ASSERT_TRUE(submit(c2, tiny_job("fake", v1::JOB_KIND_WINDOW_POST, v1::PRIORITY_DEFAULT, 2), &id).ok());
+  ASSERT_TRUE(await(c2, id, r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.error(), std::string(kBenchmarkProofsNotValid));
+  EXPECT_EQ(r.proofs_size(), 2);
+  // The same again through Prove: nothing a client reads says valid.
+  v1::ProveRequest prove;
+  *prove.mutable_job() = tiny_job("fake");
+  auto ctx = c2.context(std::chrono::seconds(120));
+  ASSERT_TRUE(c2.stub->Prove(ctx.get(), prove, &r).ok());
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.error().rfind("NOT VALID", 0), 0u) << r.error();
 }
 
 }  // namespace

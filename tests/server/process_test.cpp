@@ -411,5 +411,17 @@ TEST_F(ProcessTest, OutputsWriteThroughSpecialFilesAndLinksInsteadOfReplacingThe
   EXPECT_EQ(daemon->wait(), 0);
 }
 
+// Long local steps show their progress: on a terminal, or in a log with CUZK_PROGRESS=1.
+TEST_F(ProcessTest, SetupShowsTheProgressOfItsParametersWhenAsked) {
+  const std::string args =
+      "setup --circuit synthetic --log-domain 12 --toxic-seed 1 --backend cpu --params " +
+      dir_.file("progress.params");
+  std::string out;
+  ASSERT_EQ(run_cuzk(args, out, "CUZK_PROGRESS=1"), 0) << out;
+  EXPECT_NE(out.find("\n    100%"), std::string::npos) << out;
+  ASSERT_EQ(run_cuzk(args, out, "CUZK_PROGRESS=0"), 0) << out;
+  EXPECT_EQ(out.find("%"), std::string::npos) << "progress in a log nobody asked it for: " << out;
+}
+
 }  // namespace
 }  // namespace cuzk::server
