@@ -220,6 +220,9 @@ Result<JobInputs> job_inputs(const EngineBenchArgs& args, const BenchKeys& keys,
           : engine::SampleInput{synthetic_spec(args.winning_log_domain, args.seed + 1), args.c_from_ab}};
   if (!args.presynthesized) return in;
   const auto ts = Clock::now();
+  // A Filecoin request stands for all its partitions: the first one is synthesized and copied.
+  if (auto* f = std::get_if<engine::FilecoinInput>(&in.porep)) f->partition = 0;
+  if (auto* f = std::get_if<engine::FilecoinInput>(&in.winning)) f->partition = 0;
   auto p = eng.synthesize("porep", in.porep);
   if (!p) return make_error("synthesize: " + p.message());
   auto w = eng.synthesize("winning", in.winning);

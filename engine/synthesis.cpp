@@ -60,6 +60,8 @@ void from_synthesized(const r1cs::Assignment& in, unsigned threads, uint64_t dom
   out.a_aux_density = in.a_aux_density;
   out.b_input_density = in.b_input_density;
   out.b_aux_density = in.b_aux_density;
+  out.witness_rows = in.witness_rows;  // a witness stays one, against the same compiled circuit
+  out.compiled = in.compiled;
 }
 
 Result<r1cs::Assignment> from_circom(const CircomInput& in, const ParamSet& params, unsigned threads) {
