@@ -16,7 +16,7 @@ Result<const DeviceCompiledCircuit*> CompiledResidency::get(const CompiledRows& 
   circuit_.emplace(std::move(*up));
   id_ = rows.id;
   used_in_call_ = dev_.calls;
-  dev_.resident += circuit_->bytes();
+  dev_.compiled_resident += circuit_->bytes();
   return &*circuit_;
 }
 
@@ -28,7 +28,7 @@ bool CompiledResidency::evict_idle() {
 
 void CompiledResidency::release() {
   if (!circuit_) return;
-  dev_.resident -= circuit_->bytes();
+  dev_.compiled_resident -= circuit_->bytes();
   circuit_.reset();
   id_ = 0;
 }

@@ -49,7 +49,10 @@ WorkerDevice::WorkerDevice(const CudaBackendOptions& o, size_t b, Stream s, Stre
                            std::unique_ptr<HostStager> st)
     : options(o),
       budget(b),
-      cache(o.device, [this] { return budget > resident ? budget - resident : 0; }),
+      cache(o.device,
+            [this] {
+              return budget > resident + compiled_resident ? budget - resident - compiled_resident : 0;
+            }),
       stream_(std::move(s)),
       copy_stream_(std::move(cs)),
       uploaded_(ev),
@@ -83,7 +86,7 @@ Status WorkerDevice::copies_after_compute() {
 void WorkerDevice::record(const StagePlan& p) {
   log.push_back(p);
   log.back().budget_left = available();
-  peak = std::max(peak, resident + kept.bytes() + p.bytes);
+  peak = std::max(peak, resident + compiled_resident + kept.bytes() + p.bytes);
 }
 
 void WorkerDevice::finish(std::chrono::steady_clock::time_point t0) {

@@ -59,13 +59,16 @@ class WorkerDevice {
   const size_t budget;
   // Held between calls: resident bases and the MSM work area (MsmResidency counts them here).
   size_t resident = 0;
+  // Held between calls apart from the MSMs' resident share: the compiled circuit's matrices
+  // (CompiledResidency), which must not push the key's bases out of it.
+  size_t compiled_resident = 0;
   // Public calls so far; the current one protects the resident contexts it uses.
   uint64_t calls = 0;
 
   int device() const { return options.device; }
-  // The budget less what is held between calls (resident memory and the kept h).
+  // The budget less what is held between calls (resident memory, the compiled circuit and the kept h).
   size_t available() const {
-    const size_t held = resident + kept.bytes();
+    const size_t held = resident + compiled_resident + kept.bytes();
     return budget > held ? budget - held : 0;
   }
 
