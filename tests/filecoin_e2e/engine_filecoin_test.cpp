@@ -95,18 +95,32 @@ EngineConfig filecoin_config() {
   return c;
 }
 
+// Through the compiled circuit (the witness alone synthesized; built on first use into a folder
+// of the test's, then mapped from it) and through full synthesis: both verify.
 TEST(EngineFilecoin, WindowPostProvesAndVerifiesAgainstTheOfficialVk) {
   const Sector s = sector();
   ASSERT_TRUE(s.info.is_object()) << "no sector.json under $CUZK_E2E_DIR";
-  auto engine = Engine::create(filecoin_config());
-  ASSERT_TRUE(engine.ok()) << engine.message();
-  const auto request = window_request(s);
-  auto id = (*engine)->submit(job_of(JobKind::window_post, request));
-  ASSERT_TRUE(id.ok()) << id.message();
-  auto r = (*engine)->await(*id, kLongWait);
-  ASSERT_TRUE(r.ok()) << r.message();
-  EXPECT_EQ(r->priority, Priority::high);
-  expect_official_verifies(*r, request);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("cuzk-compiled-test-" + std::to_string(::getpid()));
+  for (const int round : {0, 1, 2}) {
+    SCOPED_TRACE(round == 2 ? "full synthesis" : round == 0 ? "compiled, built" : "compiled, from its file");
+    EngineConfig config = filecoin_config();
+    config.compiled_circuits = round < 2;
+    config.compiled_dir = dir.string();
+    auto engine = Engine::create(std::move(config));
+    ASSERT_TRUE(engine.ok()) << engine.message();
+    const auto request = window_request(s);
+    auto id = (*engine)->submit(job_of(JobKind::window_post, request));
+    ASSERT_TRUE(id.ok()) << id.message();
+    auto r = (*engine)->await(*id, kLongWait);
+    ASSERT_TRUE(r.ok()) << r.message();
+    EXPECT_EQ(r->priority, Priority::high);
+    expect_official_verifies(*r, request);
+    if (round == 0) {
+      EXPECT_FALSE(std::filesystem::is_empty(dir)) << "the compiled circuit was not kept";
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(EngineFilecoin, TheJournaledRequestKeepsEveryField) {
