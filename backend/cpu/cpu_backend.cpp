@@ -12,18 +12,9 @@ namespace cuzk::cpu {
 Status CpuBackend::compute_h(const HRequest& request) {
   CUZK_TRY_STATUS(check_h_request(request));
   const size_t n = size_t(1) << request.log_n;
-  if (request.rows != nullptr) {
-    // a, b (and c) from the compiled rows, then the usual transforms over them.
-    const bool with_c = request.rows->matrices.has_c();
-    std::vector<Fr> b(n), c(with_c ? n : 0);
-    CUZK_TRY_STATUS(evaluate_rows(*request.rows, request.a, b, c, pool_));
-    HRequest evaluated = request;
-    evaluated.rows = nullptr;
-    evaluated.b = b;
-    evaluated.c = c;
-    evaluated.c_from_ab = !with_c;
-    return compute_h(evaluated);
-  }
+  if (request.rows != nullptr)  // a, b (and c) from the compiled rows, then the usual transforms
+    return compute_h_from_host_rows(
+        request, [this](const HRequest& rq) { return compute_h(rq); }, pool_);
   HRequest rq = request;
   std::vector<Fr> formed_c;  // c = a∘b, when the caller left it out
   auto c = host_c_values(rq, formed_c, pool_);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace cuzk::cpu {
 
@@ -71,6 +72,20 @@ Status evaluate_rows(const CompiledRows& rows, std::span<Fr> a, std::span<Fr> b,
     }
   });
   return Status::Ok();
+}
+
+Status compute_h_from_host_rows(const HRequest& rq, const std::function<Status(const HRequest&)>& compute,
+                                ThreadPool& pool) {
+  const size_t n = size_t(1) << rq.log_n;
+  const bool with_c = rq.rows->matrices.has_c();
+  std::vector<Fr> b(n), c(with_c ? n : 0);
+  CUZK_TRY_STATUS(evaluate_rows(*rq.rows, rq.a, b, c, pool));
+  HRequest evaluated = rq;
+  evaluated.rows = nullptr;
+  evaluated.b = b;
+  evaluated.c = c;
+  evaluated.c_from_ab = !with_c;
+  return compute(evaluated);
 }
 
 }  // namespace cuzk::cpu

@@ -2,6 +2,7 @@
 // CompiledRows) on the host: a, b and c for the H stage from the witness alone.
 #pragma once
 
+#include <functional>
 #include <span>
 
 #include "backend/compute.hpp"
@@ -19,5 +20,10 @@ Fr sparse_row(const CompiledRows& rows, const SparseSide& side, size_t r);
 // The arrays must be a checked compiled circuit's; the witness is checked to be its shape.
 Status evaluate_rows(const CompiledRows& rows, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                      ThreadPool& pool);
+
+// compute_h of a request with rows (HRequest::rows) by a backend that takes vectors: a, b (and c)
+// evaluated here into rq.a and vectors of its own, then `compute` over them.
+Status compute_h_from_host_rows(const HRequest& rq, const std::function<Status(const HRequest&)>& compute,
+                                ThreadPool& pool);
 
 }  // namespace cuzk::cpu

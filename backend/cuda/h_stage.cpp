@@ -166,16 +166,8 @@ Status HStage::compute_from_rows(const HRequest& rq) {
   }
   if (!p) {
     // No room for the product on the device: a, b (and c) from the host's, then the usual stage.
-    const size_t n = size_t(1) << rq.log_n;
-    const bool with_c = rows.matrices.has_c();
-    std::vector<Fr> b(n), c(with_c ? n : 0);
-    CUZK_TRY_STATUS(cpu::evaluate_rows(rows, rq.a, b, c, ThreadPool::shared()));
-    HRequest host = rq;
-    host.rows = nullptr;
-    host.b = b;
-    host.c = c;
-    host.c_from_ab = !with_c;
-    return compute(host);
+    return cpu::compute_h_from_host_rows(
+        rq, [this](const HRequest& r) { return compute(r); }, ThreadPool::shared());
   }
   p->stage.bytes += from.spmv.stage_bytes;
   p->stage.choice += "; " + from.spmv.choice;

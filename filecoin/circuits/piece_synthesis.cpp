@@ -109,18 +109,11 @@ Status join_pieces(System& base, size_t n, const ShapeCounts& piece, unsigned th
   const System top_system = base.fork();
   const ShapeCounts top{base.num_constraints(), base.num_inputs(), base.num_aux()};
   reserve_whole(base, top, n, piece);  // nothing to do when the caller reserved it
-  std::thread prefault;
-  if constexpr (requires { base.prefault(); }) prefault = std::thread([&base] { base.prefault(); });
-  struct Joined {
-    std::thread& t;
-    ~Joined() {
-      if (t.joinable()) t.join();
-    }
-  } joined{prefault};
+  PrefaultThread prefault(base);
   return synthesize_pieces<System>(
       top_system, n, piece, threads, synthesize,
       [&](size_t i, System&& p) {
-        if (prefault.joinable()) prefault.join();
+        prefault.join();
         // The compiler's terms: every piece has the first one's.
         if constexpr (requires { base.reserve_terms(p, n); }) {
           if (i == 0) base.reserve_terms(p, n);

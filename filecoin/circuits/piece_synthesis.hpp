@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <thread>
 
 #include "common/result.hpp"
 #include "r1cs/compiled/compiler.hpp"
@@ -32,6 +33,25 @@ struct PiecePlan {
   size_t window = 2;
 };
 PiecePlan plan_pieces(size_t pieces, unsigned threads);
+
+// Maps a prover's reserved room on a helper thread while pieces are synthesized (a system without
+// prefault(), the compiler's, starts none); joined before the first join or on destruction.
+class PrefaultThread {
+ public:
+  template <class System>
+  explicit PrefaultThread(System& base) {
+    if constexpr (requires { base.prefault(); }) thread_ = std::thread([&base] { base.prefault(); });
+  }
+  ~PrefaultThread() { join(); }
+  PrefaultThread(const PrefaultThread&) = delete;
+  PrefaultThread& operator=(const PrefaultThread&) = delete;
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+};
 
 // The counts of `n` pieces of shape `piece` after a top part of shape `top` (ONE counted once).
 r1cs::ShapeCounts whole_counts(const r1cs::ShapeCounts& top, size_t n, const r1cs::ShapeCounts& piece);

@@ -78,14 +78,7 @@ Status synthesize_joined(const FallbackPostCircuit& circuit, System& base, unsig
   base.reserve(whole.constraints, whole.aux, whole.inputs);
   if (workers == 1) return circuit.synthesize(base);
   const System fresh = base.fork();  // ONE alone
-  std::thread prefault;
-  if constexpr (requires { base.prefault(); }) prefault = std::thread([&base] { base.prefault(); });
-  struct Joined {
-    std::thread& t;
-    ~Joined() {
-      if (t.joinable()) t.join();
-    }
-  } joined{prefault};
+  PrefaultThread prefault(base);
 
   const size_t chunks = plan.chunks;
   const auto chunk_begin = [&](size_t c) { return n * c / chunks; };
@@ -104,7 +97,7 @@ Status synthesize_joined(const FallbackPostCircuit& circuit, System& base, unsig
         if (status[k].ok()) pieces[k].emplace(std::move(piece));
       });
     for (std::thread& t : pool) t.join();
-    if (prefault.joinable()) prefault.join();
+    prefault.join();
     for (size_t k = 0; k < count; ++k) {
       if (!status[k].ok()) return status[k].error();
       if constexpr (requires { base.reserve_terms(*pieces[k], n); }) {
