@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "common/hex.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "io/checksum.hpp"
 #include "io/compiled_circuit_file.hpp"
@@ -64,7 +65,7 @@ std::string compiled_file_name(const std::string& key) {
     name.push_back(safe ? ch : '_');
   }
   const auto digest = io::sha256(std::span(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
-  return name + "-" + io::to_hex(std::span(digest).first(8)) + ".cuzkc";
+  return name + "-" + to_hex(std::span(digest).first(8)) + ".cuzkc";
 }
 
 CompiledCache::CompiledCache(fs::path dir, MemoryBudget& host, std::map<uint32_t, MemoryBudget*> devices,

@@ -98,15 +98,4 @@ Sha256Digest chunked_sha256(std::span<const uint8_t> prefix, std::span<const std
   return h.finish();
 }
 
-std::string to_hex(std::span<const uint8_t> bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
-
 }  // namespace cuzk::io

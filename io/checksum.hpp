@@ -26,6 +26,4 @@ Sha256Digest sha256(std::span<const uint8_t> bytes);
 Sha256Digest chunked_sha256(std::span<const uint8_t> prefix, std::span<const std::span<const uint8_t>> parts,
                             size_t chunk_bytes, size_t max_threads = 0);
 
-std::string to_hex(std::span<const uint8_t> bytes);
-
 }  // namespace cuzk::io

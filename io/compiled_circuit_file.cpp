@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/hex.hpp"
 #include "io/checksum.hpp"
 #include "io/file.hpp"
 

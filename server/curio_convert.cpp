@@ -6,6 +6,7 @@
 #include <memory>
 #include <string_view>
 
+#include "common/hex.hpp"
 #include "engine/filecoin_input.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "filecoin/proofs/proof_request.hpp"
@@ -64,13 +65,7 @@ grpc::Status domain_of(const std::string& bytes, const char* field, fc::Domain& 
 }
 
 std::string hex_of(const std::string& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out += digits[b >> 4];
-    out += digits[b & 15];
-  }
-  return out;
+  return to_hex({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
 }
 
 // Everything that must agree when a request_id comes again. The inputs by length and a hash: a

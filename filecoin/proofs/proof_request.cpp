@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "common/hex.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
 #include "filecoin/formats/c1_json.hpp"
 #include "filecoin/formats/curio_c1.hpp"
@@ -375,14 +376,6 @@ Result<Domain> parse_domain_hex(const std::string& text) {
   return d;
 }
 
-std::string domain_hex(const Domain& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : d) {
-    out += digits[b >> 4];
-    out += digits[b & 15];
-  }
-  return out;
-}
+std::string domain_hex(const Domain& d) { return to_hex(d); }
 
 }  // namespace cuzk::filecoin

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "common/hex.hpp"
 #include "filecoin/types/sector_shape.hpp"
 #include "r1cs/gadgets/sha256.hpp"
 
@@ -20,16 +21,7 @@ Result<SectorShape> shape_of(uint64_t sector_size) {
 // MerkleTreeTrait::display() of tree_r_last / tree_c: "merkletree-poseidon_hasher-8-8-0".
 std::string tree_display(const SectorShape& s) { return "merkletree-poseidon_hasher-" + s.tree.name(); }
 
-std::string hex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
+std::string hex(std::span<const uint8_t> bytes) { return to_hex(bytes); }
 
 struct SizeSuffix {
   uint64_t bytes;

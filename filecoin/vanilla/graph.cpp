@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 
+#include "common/hex.hpp"
 #include "filecoin/vanilla/chacha.hpp"
 #include "filecoin/vanilla/parallel.hpp"
 
@@ -101,16 +102,6 @@ std::vector<uint32_t> StackedGraph::parent_table() const {
     for (uint64_t v = b; v < e; ++v) parents(v, table.data() + v * kParents);
   });
   return table;
-}
-
-std::string to_hex(std::span<const uint8_t> bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : bytes) {
-    s.push_back(digits[b >> 4]);
-    s.push_back(digits[b & 15]);
-  }
-  return s;
 }
 
 std::string parent_cache_digest(const std::vector<uint32_t>& table) {

@@ -56,6 +56,4 @@ std::string parent_cache_digest(const std::vector<uint32_t>& table);
 // sha256("poseidon_hasher" ‖ graph identifier ‖ feistel keys as u64 LE ‖ nodes as u32 LE).
 std::string parent_cache_name(const StackedGraph& graph);
 
-std::string to_hex(std::span<const uint8_t> bytes);
-
 }  // namespace cuzk::filecoin::vanilla

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/hex.hpp"
 #include "io/checksum.hpp"
 #include "io/compiled_circuit_file.hpp"
 #include "io/file.hpp"
