@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/compiled_cache.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "filecoin/types/parameter_files.hpp"
 #include "server/curio_service.hpp"
@@ -133,6 +134,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.max_attempts = c.max_attempts;
   ec.quarantine_after = c.quarantine_after;
   ec.trusted_params = c.trusted_params;
+  ec.compiled_dir = engine::compiled_circuit_dir(c.compiled_dir, c.curio_param_dir).string();
   ec.result_ttl = std::chrono::seconds(c.result_ttl_s);
   ec.logger = log;
   ec.keys = c.benchmark_keys;
