@@ -78,16 +78,8 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
   if (!args.quiet)
     std::fprintf(stderr, "  %s: %zu constraints; generator multiples on %s\n", args.circuit.c_str(),
                  matrices.num_constraints(), on->c_str());
-  const char* const parameters_stage = "parameters (τ, α, β, γ, δ)";
-  track_setup_progress(matrices, options, pool,
-                       std::make_shared<StageProgress>(parameters_stage, args.quiet));
-  Result<groth16::ProvingKey> pk = make_error("");
-  {
-    Stage stage(parameters_stage, args.quiet);
-    pk = groth16::generate_parameters(matrices, options, pool);
-    if (!pk) return fail(pk.message());
-    stage.done();
-  }
+  Result<groth16::ProvingKey> pk = generate_parameters_shown(matrices, options, pool, args.quiet);
+  if (!pk) return fail(pk.message());
   matrices = {};  // hundreds of MB at PoRep size, no longer needed
   {
     Stage stage("write", args.quiet);

@@ -67,16 +67,8 @@ int run_setup(const SetupArgs& args) {
   auto on = engine::attach_setup_device(args.backend, args.device, options);
   if (!on) return fail(on.message());
   if (!args.quiet) std::fprintf(stderr, "  generator multiples on %s\n", on->c_str());
-  const char* const parameters_stage = "parameters (τ, α, β, γ, δ)";
-  track_setup_progress(matrices, options, pool,
-                       std::make_shared<StageProgress>(parameters_stage, args.quiet));
-  Result<groth16::ProvingKey> pk = make_error("");
-  {
-    Stage stage(parameters_stage, args.quiet);
-    pk = groth16::generate_parameters(matrices, options, pool);
-    if (!pk) return fail(pk.message());
-    stage.done();
-  }
+  Result<groth16::ProvingKey> pk = generate_parameters_shown(matrices, options, pool, args.quiet);
+  if (!pk) return fail(pk.message());
   {
     Stage stage("write", args.quiet);
     auto params = to_bellman(*pk);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <vector>
 
+#include "cli/options.hpp"
 #include "groth16/fixed_base.hpp"
 
 namespace cuzk::cli {
@@ -82,6 +83,17 @@ void track_setup_progress(const r1cs::ConstraintMatrices& m, groth16::SetupOptio
   }
   options.g1_mul_many = counted(std::move(options.g1_mul_many), chunk, 1, shared);
   options.g2_mul_many = counted(std::move(options.g2_mul_many), chunk, kG2Weight, shared);
+}
+
+Result<groth16::ProvingKey> generate_parameters_shown(const r1cs::ConstraintMatrices& m,
+                                                      groth16::SetupOptions& options, ThreadPool& pool,
+                                                      bool quiet) {
+  const char* const stage_name = "parameters (τ, α, β, γ, δ)";
+  track_setup_progress(m, options, pool, std::make_shared<StageProgress>(stage_name, quiet));
+  Stage stage(stage_name, quiet);
+  auto pk = groth16::generate_parameters(m, options, pool);
+  if (pk) stage.done();
+  return pk;
 }
 
 }  // namespace cuzk::cli

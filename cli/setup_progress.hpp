@@ -16,4 +16,10 @@ namespace cuzk::cli {
 void track_setup_progress(const r1cs::ConstraintMatrices& m, groth16::SetupOptions& options, ThreadPool& pool,
                           std::shared_ptr<StageProgress> shown);
 
+// groth16::generate_parameters as the "parameters" stage of `cuzk setup` (and `setup --filecoin`):
+// its time, and its progress while it runs unless `quiet`.
+Result<groth16::ProvingKey> generate_parameters_shown(const r1cs::ConstraintMatrices& m,
+                                                      groth16::SetupOptions& options, ThreadPool& pool,
+                                                      bool quiet);
+
 }  // namespace cuzk::cli
