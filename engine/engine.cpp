@@ -166,6 +166,7 @@ Status Engine::Impl::resume_from_journal() {
       job->error = s.error;
       job->timings = s.timings;
       job->expires_ms = s.expires_ms;
+      job->recorded = true;
       ++kept;
       continue;
     }
@@ -291,10 +292,9 @@ Result<JobResult> Engine::Impl::await(JobId id, std::chrono::milliseconds timeou
   if (it == jobs_.end())
     return make_error("job " + std::to_string(id) + " is unknown (never submitted, or its result expired)");
   std::shared_ptr<JobRecord> job = it->second;
-  done_cv_.wait_for(lock, timeout,
-                    [&] { return (is_terminal(job->state) && !journal_pending(id)) || stopping_; });
+  done_cv_.wait_for(lock, timeout, [&] { return (job->recorded && !journal_pending(id)) || stopping_; });
   JobResult r = result_of(*job);
-  if (is_terminal(job->state) && journal_pending(id)) {
+  if (is_terminal(job->state) && (!job->recorded || journal_pending(id))) {
     // Not handed out before the journal holds it: a result handed out is never proved again.
     r.state = JobState::running;
     r.proofs.clear();
@@ -476,6 +476,11 @@ void Engine::Impl::after_close(const std::shared_ptr<JobRecord>& job) {
   if (journal)
     if (auto st = journal->finish_job(job->id, state, error, timings, retries, unix_ms_now(), expires); !st)
       journal_failed(job->id, st);
+  {
+    std::lock_guard lock(mu_);
+    job->recorded = true;
+  }
+  done_cv_.notify_all();
   const auto level = state == JobState::done ? spdlog::level::info : spdlog::level::warn;
   log->log(
       level,

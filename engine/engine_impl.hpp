@@ -40,6 +40,9 @@ struct JobRecord {
   JobTimings timings;
   int64_t submitted_ms = 0, expires_ms = 0;
   bool fetched = false;
+  // The terminal state has gone to the journal (written, or held in its backlog): only then is the
+  // result handed out, and only then may a fetch shorten its expiry without the close overwriting it.
+  bool recorded = false;
 
   WaitKey wait_key() const { return {uint8_t(priority), seq}; }
 };

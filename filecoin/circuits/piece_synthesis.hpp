@@ -95,6 +95,22 @@ Result<r1cs::CompiledCircuit> compile_joined(r1cs::CompilingSystem base, size_t 
                                              const r1cs::ShapeCounts& piece, unsigned threads,
                                              const SynthesizePiece& synthesize, const char* what);
 
+// A circuit of a top part and `n` pieces (PoRep's and SnapDeals' challenges: Circuit has
+// synthesize_top(cs), giving the top part's variables, and synthesize_challenge(cs, top, i)) put
+// through `finish` (synthesize_joined or compile_joined): the top part into `base`, reserved for
+// the whole circuit first, then the pieces in forks of it, joined in order.
+template <class Circuit, class System, class Finish>
+auto synthesize_whole(const Circuit& circuit, const r1cs::ShapeCounts& top, const r1cs::ShapeCounts& piece,
+                      size_t n, System base, unsigned threads, const Finish& finish, const char* what)
+    -> decltype(finish(std::move(base), n, piece, threads, SynthesizePiece{}, what)) {
+  reserve_whole(base, top, n, piece);
+  auto vars = circuit.synthesize_top(base);
+  if (!vars) return vars.error();
+  return finish(
+      std::move(base), n, piece, threads,
+      [&](r1cs::ConstraintSystem& cs, size_t i) { return circuit.synthesize_challenge(cs, *vars, i); }, what);
+}
+
 // What a partition's synthesis for the prover holds at its peak: the joined system, reserved for
 // the whole circuit and its padding to the domain (the next power of two of its rows), plus the
 // pieces alive at once, each with a copy of the variables it was forked with.

@@ -84,38 +84,30 @@ Status synthesize_porep_pieces(const PorepCircuit& circuit, const ProvingAssignm
 
 namespace {
 
-// The top part in `base` (reserved for the whole partition first), then the challenges in forks of
-// it, joined in order: the prover's system, a witness-only one, or the compiler.
 template <class System, class Finish>
-auto synthesize_whole(const PorepCircuit& circuit, System base, unsigned threads, const Finish& finish)
-    -> decltype(finish(std::move(base), circuit.challenge_count(), r1cs::ShapeCounts{}, threads,
-                       SynthesizePiece{}, "")) {
+auto synthesize_porep(const PorepCircuit& circuit, System base, unsigned threads, const Finish& finish)
+    -> decltype(finish(std::move(base), 0, r1cs::ShapeCounts{}, threads, SynthesizePiece{}, "")) {
   auto shape = porep_challenge_shape(circuit.params());
   if (!shape) return shape.error();
-  auto top_counts = count_top(circuit);
-  if (!top_counts) return top_counts.error();
-  reserve_whole(base, *top_counts, circuit.challenge_count(), *shape);
-  auto top = circuit.synthesize_top(base);
+  auto top = count_top(circuit);
   if (!top) return top.error();
-  return finish(
-      std::move(base), circuit.challenge_count(), *shape, threads,
-      [&](r1cs::ConstraintSystem& cs, size_t i) { return circuit.synthesize_challenge(cs, *top, i); },
-      "PoRep: challenge");
+  return synthesize_whole(circuit, *top, *shape, circuit.challenge_count(), std::move(base), threads, finish,
+                          "PoRep: challenge");
 }
 
 }  // namespace
 
 Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circuit, unsigned threads) {
-  return synthesize_whole(circuit, ProvingAssignment(), threads, synthesize_joined);
+  return synthesize_porep(circuit, ProvingAssignment(), threads, synthesize_joined);
 }
 
 Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads) {
-  return synthesize_whole(circuit, ProvingAssignment::witness_only(), threads, synthesize_joined);
+  return synthesize_porep(circuit, ProvingAssignment::witness_only(), threads, synthesize_joined);
 }
 
 Result<r1cs::CompiledCircuit> compile_porep(const PorepCircuit& circuit, unsigned threads,
                                             r1cs::CompileOptions options) {
-  return synthesize_whole(circuit, r1cs::CompilingSystem(options), threads, compile_joined);
+  return synthesize_porep(circuit, r1cs::CompilingSystem(options), threads, compile_joined);
 }
 
 Result<SynthesisFootprint> porep_synthesis_footprint(const PorepParams& params, unsigned threads) {

@@ -54,18 +54,30 @@ Result<ShapeCounts> update_challenge_shape(const vanilla::UpdateShape& shape) {
   return c->challenge;
 }
 
-Result<r1cs::Assignment> synthesize_update_for_proving(const UpdateCircuit& circuit, unsigned threads) {
+namespace {
+
+template <class System, class Finish>
+auto synthesize_update(const UpdateCircuit& circuit, System base, unsigned threads, const Finish& finish)
+    -> decltype(finish(std::move(base), 0, ShapeCounts{}, threads, SynthesizePiece{}, "")) {
   auto counts = update_counts(circuit.shape());
   if (!counts) return counts.error();
-  const ShapeCounts& piece = counts->challenge;
-  r1cs::ProvingAssignment base;
-  reserve_whole(base, counts->top, circuit.challenge_count(), piece);
-  auto top = circuit.synthesize_top(base);
-  if (!top) return top.error();
-  return synthesize_joined(
-      std::move(base), circuit.challenge_count(), piece, threads,
-      [&](r1cs::ConstraintSystem& cs, size_t i) { return circuit.synthesize_challenge(cs, *top, i); },
-      "SnapDeals: challenge");
+  return synthesize_whole(circuit, counts->top, counts->challenge, circuit.challenge_count(), std::move(base),
+                          threads, finish, "SnapDeals: challenge");
+}
+
+}  // namespace
+
+Result<r1cs::Assignment> synthesize_update_for_proving(const UpdateCircuit& circuit, unsigned threads) {
+  return synthesize_update(circuit, r1cs::ProvingAssignment(), threads, synthesize_joined);
+}
+
+Result<r1cs::Assignment> synthesize_update_witness(const UpdateCircuit& circuit, unsigned threads) {
+  return synthesize_update(circuit, r1cs::ProvingAssignment::witness_only(), threads, synthesize_joined);
+}
+
+Result<r1cs::CompiledCircuit> compile_update(const UpdateCircuit& circuit, unsigned threads,
+                                             r1cs::CompileOptions options) {
+  return synthesize_update(circuit, r1cs::CompilingSystem(options), threads, compile_joined);
 }
 
 Result<SynthesisFootprint> update_synthesis_footprint(const vanilla::UpdateShape& shape, unsigned threads) {

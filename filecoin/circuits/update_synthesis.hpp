@@ -23,6 +23,14 @@ Result<r1cs::ShapeCounts> update_challenge_shape(const vanilla::UpdateShape& sha
 // ProvingAssignment + circuit.synthesize + finish, on `threads` threads.
 Result<r1cs::Assignment> synthesize_update_for_proving(const UpdateCircuit& circuit, unsigned threads);
 
+// The partition's witness alone (ProvingAssignment::witness_only, finished), the same way.
+Result<r1cs::Assignment> synthesize_update_witness(const UpdateCircuit& circuit, unsigned threads);
+
+// The circuit compiled (r1cs/compiled/compiler.hpp) the same way: equal to compiling it
+// sequentially, and a blank circuit compiles to the arrays of any instance of its shape.
+Result<r1cs::CompiledCircuit> compile_update(const UpdateCircuit& circuit, unsigned threads,
+                                             r1cs::CompileOptions options = {});
+
 // What synthesize_update_for_proving holds at its peak for a partition of this shape on at most
 // `threads` threads.
 Result<SynthesisFootprint> update_synthesis_footprint(const vanilla::UpdateShape& shape, unsigned threads);

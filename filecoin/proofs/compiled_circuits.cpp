@@ -2,6 +2,7 @@
 
 #include "filecoin/circuits/porep_synthesis.hpp"
 #include "filecoin/circuits/post_synthesis.hpp"
+#include "filecoin/circuits/update_synthesis.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
 
 namespace cuzk::filecoin {
@@ -12,6 +13,8 @@ Result<r1cs::CompiledCircuit> compile_circuit(const r1cs::Circuit& circuit, unsi
     return compile_porep(*porep, threads, options);
   if (const auto* post = dynamic_cast<const FallbackPostCircuit*>(&circuit))
     return compile_post(*post, threads, options);
+  if (const auto* update = dynamic_cast<const UpdateCircuit*>(&circuit))
+    return compile_update(*update, threads, options);
   return r1cs::compile(circuit, options);
 }
 
@@ -27,6 +30,8 @@ Result<r1cs::Assignment> synthesize_partition_witness(const r1cs::Circuit& circu
     return synthesize_porep_witness(*porep, threads);
   if (const auto* post = dynamic_cast<const FallbackPostCircuit*>(&circuit))
     return synthesize_post_witness(*post, threads);
+  if (const auto* update = dynamic_cast<const UpdateCircuit*>(&circuit))
+    return synthesize_update_witness(*update, threads);
   return r1cs::synthesize_witness(circuit);
 }
 

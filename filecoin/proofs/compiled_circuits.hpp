@@ -1,8 +1,8 @@
 // The Filecoin circuits compiled (r1cs/compiled/): each circuit id's blank circuit recorded once as
 // sparse matrices, and a partition's witness synthesized without its constraints, which the
 // compiled circuit of its id then turns into the prover's a, b, c (r1cs/compiled/evaluate.hpp, or
-// the device's product). PoRep's challenges and PoSt's circuit sectors compile and synthesize in
-// parallel pieces; SnapDeals sequentially for now.
+// the device's product). PoRep's and SnapDeals' challenges and PoSt's circuit sectors compile and
+// synthesize in parallel pieces.
 #pragma once
 
 #include "common/result.hpp"
