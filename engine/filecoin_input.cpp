@@ -98,14 +98,14 @@ Result<std::string> compiled_circuit_key(const filecoin::CircuitId& id) {
 }
 
 Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
-                                             CompiledCache* compiled) {
+                                             CompiledCache* compiled, std::vector<Fr> storage) {
   if (!input.request || !input.partition)
     return make_input_error("a Filecoin partition without its request or index");
   auto prepared = input.request->prepared();
   if (!prepared) return prepared.error();
   auto part = prepared->partition(*input.partition);
   if (!part) return part.error();
-  auto as = compiled ? filecoin::synthesize_partition_witness(*part->circuit, threads)
+  auto as = compiled ? filecoin::synthesize_partition_witness(*part->circuit, threads, std::move(storage))
                      : filecoin::synthesize_partition(*part->circuit, threads);
   if (!as) return as.error();
   if (!std::equal(as->input_assignment.begin() + 1, as->input_assignment.end(), part->public_inputs.begin(),

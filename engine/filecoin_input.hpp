@@ -61,9 +61,9 @@ Result<bool> expand_filecoin_request(JobRequest& request);
 // Synthesis of one Filecoin partition: the circuit's assignment, whose public inputs are checked to
 // be the verifier's, synthesized on `threads` threads (filecoin::synthesize_partition). With
 // `compiled`, the witness alone, attached to the proof type's compiled circuit (built on first
-// use, with C left out: the prover forms c = a∘b).
+// use, with C left out: the prover forms c = a∘b), written into `storage` (pooled buffers).
 Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
-                                             CompiledCache* compiled = nullptr);
+                                             CompiledCache* compiled = nullptr, std::vector<Fr> storage = {});
 
 // The key the compiled circuit of a Filecoin circuit is kept under: its parameter file name and the
 // compiler's version.

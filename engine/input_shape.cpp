@@ -13,29 +13,12 @@
 #include "filecoin/proofs/circuit_bridge.hpp"
 #include "r1cs/circuits/samples.hpp"
 #include "r1cs/circuits/synthetic.hpp"
+#include "r1cs/counting_system.hpp"
 
 namespace cuzk::engine {
 namespace {
 
 constexpr uint64_t kFr = 32;
-
-// The shape of a circuit without its values: counts only.
-class CountingSystem final : public r1cs::ConstraintSystem {
- public:
-  bool has_values() const override { return false; }
-  r1cs::Variable alloc(const Fr&) override { return r1cs::Variable::aux(uint32_t(aux_++)); }
-  r1cs::Variable alloc_input(const Fr&) override { return r1cs::Variable::input(uint32_t(inputs_++)); }
-  void enforce(const r1cs::LinearCombination&, const r1cs::LinearCombination&,
-               const r1cs::LinearCombination&) override {
-    ++constraints_;
-  }
-  size_t num_inputs() const override { return inputs_; }
-  size_t num_aux() const override { return aux_; }
-  size_t num_constraints() const override { return constraints_; }
-
- private:
-  size_t inputs_ = 1, aux_ = 0, constraints_ = 0;  // ONE is input 0
-};
 
 struct Counts {
   uint64_t rows = 0, variables = 0;
@@ -44,7 +27,7 @@ struct Counts {
 Result<Counts> count(const r1cs::SampleSpec& spec) {
   auto circuit = r1cs::make_sample_circuit(spec);
   if (!circuit) return circuit.error();
-  CountingSystem cs;
+  r1cs::CountingSystem cs;
   CUZK_TRY_STATUS((*circuit)->synthesize(cs));
   return Counts{cs.num_constraints() + cs.num_inputs(), cs.num_inputs() + cs.num_aux()};
 }

@@ -62,9 +62,19 @@ void PartitionBuffers::lend_to(r1cs::Assignment& as) {
 void PartitionBuffers::take_back(r1cs::Assignment& as) {
   if (!set_) return;
   set_->a = std::move(as.a);
-  set_->b = std::move(as.b);
-  set_->c = std::move(as.c);
   set_->aux = std::move(as.aux_assignment);
+  // A vector the set does not hold (a witness's b and c, formed by a backend without the sparse
+  // product) is the partition's own: freed here, with the rest of what the set lends.
+  if (set_->shape.b) {
+    set_->b = std::move(as.b);
+  } else {
+    std::vector<Fr>().swap(as.b);
+  }
+  if (set_->shape.c) {
+    set_->c = std::move(as.c);
+  } else {
+    std::vector<Fr>().swap(as.c);
+  }
 }
 
 namespace {
@@ -117,7 +127,7 @@ PartitionBuffers PartitionBufferPool::make(const BufferShape& shape, MemoryBudge
   set->shape = shape;
   try {
     set->a.reserve(shape.domain);
-    set->b.reserve(shape.domain);
+    set->b.reserve(shape.b ? shape.domain : 0);
     set->c.reserve(shape.c ? shape.domain : 0);
     set->aux.reserve(shape.aux);
   } catch (const std::exception& e) {  // bad_alloc, length_error: the host cannot give it

@@ -25,11 +25,13 @@ namespace cuzk::engine {
 
 // The capacities of one set: a, b and c hold the domain (the prover pads to it), aux the key's
 // auxiliary wires. A set for partitions that leave c to the prover (r1cs::Assignment::c_from_ab)
-// has no c.
+// has no c; one for witnesses (r1cs::Assignment::witness_only: a receives h, the compiled circuit
+// stands for b and c) has neither b nor c.
 struct BufferShape {
   uint64_t domain = 0, aux = 0;
   bool c = true;
-  uint64_t bytes() const { return ((2 + c) * domain + aux) * sizeof(Fr); }
+  bool b = true;
+  uint64_t bytes() const { return ((1 + b + c) * domain + aux) * sizeof(Fr); }
   friend bool operator==(const BufferShape&, const BufferShape&) = default;
 };
 
@@ -55,7 +57,8 @@ class PartitionBuffers {
   // element it keeps. Clearing them instead made every synthesis zero-fill 17 GB at PoRep size
   // before writing it (0.65 of 1.85 s at 2^27 on the H200 host).
   void lend_to(r1cs::Assignment& as);
-  // Moves them back out of `as`, sizes and values as they are. A vector that moved (it was
+  // Moves them back out of `as`, sizes and values as they are; b or c of a set without them (a
+  // backend's own, formed for a witness) are freed instead. A vector that moved (it was
   // reallocated) is not pooled again.
   void take_back(r1cs::Assignment& as);
 

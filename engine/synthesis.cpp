@@ -104,12 +104,15 @@ bool writes_c(const PartitionInput& input) {
   return true;
 }
 
-BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input) {
+BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input, bool compiled) {
+  if (compiled && std::holds_alternative<FilecoinInput>(input))
+    return {params.key->domain_size, params.key->num_aux, false, false};
   return {params.key->domain_size, params.key->num_aux, writes_c(input)};
 }
 
-bool uses_pooled_buffers(const PartitionInput& input) {
+bool uses_pooled_buffers(const PartitionInput& input, bool compiled) {
   if (const auto* s = std::get_if<SampleInput>(&input)) return s->spec.kind == "synthetic";
+  if (compiled && std::holds_alternative<FilecoinInput>(input)) return true;
   return std::holds_alternative<SynthesizedInput>(input);
 }
 
@@ -132,8 +135,12 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
   }
   if (const auto* f = std::get_if<FilecoinInput>(&input)) {
-    auto made = synthesize_filecoin(*f, threads, compiled);
+    // A witness is written into the lent aux (pages mapped and pinned already) and keeps the lent
+    // a, which receives h.
+    std::vector<Fr> a = std::move(as.a);
+    auto made = synthesize_filecoin(*f, threads, compiled, std::move(as.aux_assignment));
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
+    if (made && as.witness_only()) as.a = std::move(a);
   }
   if (const auto* a = std::get_if<SynthesizedInput>(&input)) {
     // Checked before the copy: a partition too large for the lent buffers would reallocate them.

@@ -36,11 +36,13 @@ struct SynthesizedPartition {
 // Whether this input's partition carries c, or leaves it to the prover (r1cs::Assignment::c_from_ab:
 // a synthetic sample that asks for it, an already-synthesized partition made so).
 bool writes_c(const PartitionInput& input);
-// The shape of pooled buffers for this input's partitions of this parameter set.
-BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input);
-// Whether synthesis of this input writes into pooled buffers (the synthetic circuit and
-// already-synthesized partitions do; the other inputs make their own vectors).
-bool uses_pooled_buffers(const PartitionInput& input);
+// The shape of pooled buffers for this input's partitions of this parameter set; `compiled`: the
+// engine synthesizes Filecoin partitions witness-only (their sets hold aux and a alone).
+BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input, bool compiled = false);
+// Whether synthesis of this input writes into pooled buffers (the synthetic circuit, already-
+// synthesized partitions and, with `compiled`, Filecoin witnesses do; the other inputs make their
+// own vectors).
+bool uses_pooled_buffers(const PartitionInput& input, bool compiled = false);
 
 // `threads`: for the synthesis paths that run in parallel (synthetic circuits, r1cs evaluation,
 // copies of an already-synthesized partition). `buffers`, when held, receive the vectors.

@@ -93,8 +93,8 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
     fail_job(job, "partition " + std::to_string(item->partition) + ": " + estimate.message());
     return false;
   }
-  const bool pooled = uses_pooled_buffers(input);
-  const BufferShape shape = buffer_shape(**lease, input);
+  const bool pooled = uses_pooled_buffers(input, compiled != nullptr);
+  const BufferShape shape = buffer_shape(**lease, input, compiled != nullptr);
   PartitionBuffers buffers;
   if (pooled) buffers = this->buffers->take_idle(shape);
   const uint64_t vectors = partition_host_bytes(

@@ -157,6 +157,16 @@ class ConstraintSystem {
   virtual Variable alloc_input(const Fr& value) = 0;
   virtual void enforce(const LinearCombination& a, const LinearCombination& b,
                        const LinearCombination& c) = 0;
+  // False when enforce() only counts (witness-only synthesis, counting): the hot gadgets (bits,
+  // SHA-256's sums) then skip building their linear combinations, which is most of a witness's
+  // cost, and call count_constraints instead.
+  virtual bool keeps_rows() const { return true; }
+  // `n` constraints whose rows are not wanted: only where keeps_rows() is false. A system that
+  // keeps rows has no row to keep; by default it then records n rows 0·0 = ONE, which no witness
+  // satisfies, so the misuse fails loudly instead of leaving a circuit short of rows.
+  virtual void count_constraints(size_t n) {
+    for (size_t i = 0; i < n; ++i) enforce({}, {}, Variable::one());
+  }
 
   virtual size_t num_inputs() const = 0;  // including ONE
   virtual size_t num_aux() const = 0;

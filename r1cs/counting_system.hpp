@@ -26,6 +26,8 @@ class CountingSystem final : public ConstraintSystem {
   void enforce(const LinearCombination&, const LinearCombination&, const LinearCombination&) override {
     ++constraints_;
   }
+  bool keeps_rows() const override { return false; }
+  void count_constraints(size_t n) override { constraints_ += n; }
 
   size_t num_inputs() const override { return inputs_; }
   size_t num_aux() const override { return aux_; }

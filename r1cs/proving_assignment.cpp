@@ -74,10 +74,42 @@ ProvingAssignment::ProvingAssignment() : ProvingAssignment(Mode::full) {}
 
 ProvingAssignment::ProvingAssignment(Mode mode) : mode_(mode) { alloc_input(Fr::one()); }
 
+ProvingAssignment ProvingAssignment::witness_only(std::vector<Fr> storage) {
+  ProvingAssignment cs(Mode::witness_only);
+  cs.out_.aux_assignment = std::move(storage);
+  return cs;
+}
+
+void ProvingAssignment::size_witness_storage(size_t aux) {
+  if (placed_) return;  // a piece forked into a room has no storage of its own
+  std::vector<Fr>& v = out_.aux_assignment;
+  if (v.size() >= aux) return;  // adopted storage: nothing is written over it
+  if (v.capacity() < aux) {
+    std::vector<Fr> bigger;
+    bigger.reserve(aux);
+    bigger.insert(bigger.end(), v.begin(), v.begin() + ptrdiff_t(aux_count_));
+    v = std::move(bigger);
+    advise_room(v, Hint::huge_pages);
+    // The kernel maps and clears fresh pages one fault at a time: have it do so on every thread,
+    // so that the zero-fill below runs at memory speed.
+    const Fr* begin = v.data() + v.size();
+    const size_t n = v.capacity() - v.size();
+    const size_t per_thread = (size_t(64) << 20) / sizeof(Fr);  // below 64 MiB a thread is not worth it
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const auto threads = unsigned(std::clamp<size_t>(n / per_thread, 1, cores));
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back(
+          [=] { advise(begin + n * t / threads, begin + n * (t + 1) / threads, Hint::populate); });
+    for (std::thread& th : pool) th.join();
+  }
+  v.resize(aux);
+}
+
 void ProvingAssignment::reserve(size_t constraints, size_t aux, size_t inputs) {
-  out_.aux_assignment.reserve(aux);
   out_.input_assignment.reserve(inputs);
-  if (is_witness_only()) return advise_room(out_.aux_assignment, Hint::huge_pages);
+  if (is_witness_only()) return size_witness_storage(aux);
+  out_.aux_assignment.reserve(aux);
   // Room for the prover's zero padding to the domain size, so that it does not reallocate.
   const size_t domain = std::bit_ceil(constraints + inputs);
   out_.a.reserve(domain);
@@ -99,12 +131,42 @@ void ProvingAssignment::prefault() {
 
 Variable ProvingAssignment::alloc(const Fr& value) {
   if (finished_ && misuse_.empty()) misuse_ = "alloc after finish()";
+  if (is_witness_only()) return alloc_witness(value);
   const auto index = uint32_t(out_.aux_assignment.size());
   out_.aux_assignment.push_back(value);
-  if (is_witness_only()) return Variable::aux(index);
   out_.a_aux_density.push(false);
   out_.b_aux_density.push(false);
   return Variable::aux(index);
+}
+
+Variable ProvingAssignment::alloc_witness(const Fr& value) {
+  const size_t index = aux_count_++;
+  if (placed_) {
+    const size_t own = index - prefix_aux_;
+    if (own < room_.size()) {
+      room_[own] = value;
+    } else if (misuse_.empty()) {
+      misuse_ = "a piece allocated more auxiliaries than its room of " + std::to_string(room_.size());
+    }
+    return Variable::aux(uint32_t(index));
+  }
+  if (index < room_claimed_end_ && misuse_.empty())
+    misuse_ = "alloc while pieces forked into its room are out";
+  std::vector<Fr>& v = out_.aux_assignment;
+  if (index < v.size()) {
+    v[index] = value;
+  } else {
+    v.push_back(value);
+  }
+  return Variable::aux(uint32_t(index));
+}
+
+void ProvingAssignment::put_aux(const Fr* values, size_t n) {
+  std::vector<Fr>& v = out_.aux_assignment;
+  const size_t fit = std::min(n, v.size() - std::min(v.size(), aux_count_));
+  std::copy(values, values + fit, v.begin() + ptrdiff_t(aux_count_));
+  v.insert(v.end(), values + fit, values + n);
+  aux_count_ += n;
 }
 
 Variable ProvingAssignment::alloc_input(const Fr& value) {
@@ -127,10 +189,21 @@ void ProvingAssignment::enforce(const LinearCombination& a, const LinearCombinat
   out_.c.push_back(eval_tracked(c, nullptr, nullptr, in, aux));
 }
 
+void ProvingAssignment::count_constraints(size_t n) {
+  if (!is_witness_only()) {
+    if (misuse_.empty()) misuse_ = "count_constraints on a system that keeps its rows";
+    return;
+  }
+  if (finished_ && misuse_.empty()) misuse_ = "enforce after finish()";
+  constraints_ += n;
+}
+
 ProvingAssignment ProvingAssignment::fork() const {
   ProvingAssignment piece(mode_);
   piece.out_.input_assignment = out_.input_assignment;
-  piece.out_.aux_assignment = out_.aux_assignment;
+  piece.out_.aux_assignment.assign(out_.aux_assignment.begin(),
+                                   out_.aux_assignment.begin() + ptrdiff_t(num_aux()));
+  piece.aux_count_ = num_aux();
   if (!is_witness_only()) {
     piece.out_.b_input_density.resize(out_.input_assignment.size());
     piece.out_.a_aux_density.resize(out_.aux_assignment.size());
@@ -140,6 +213,43 @@ ProvingAssignment ProvingAssignment::fork() const {
   piece.prefix_aux_ = out_.aux_assignment.size();
   if (finished_) piece.misuse_ = "fork of a finished system";
   return piece;
+}
+
+ProvingAssignment ProvingAssignment::fork_into(std::span<Fr> room) const {
+  ProvingAssignment piece(mode_);
+  piece.out_.input_assignment = out_.input_assignment;
+  piece.prefix_inputs_ = out_.input_assignment.size();
+  piece.prefix_aux_ = piece.aux_count_ = num_aux();
+  piece.placed_ = true;
+  piece.room_ = room;
+  if (finished_) piece.misuse_ = "fork of a finished system";
+  if (!is_witness_only()) piece.misuse_ = "fork_into of a full system (only a witness is written in place)";
+  return piece;
+}
+
+std::span<Fr> ProvingAssignment::aux_room(size_t at, size_t count) {
+  std::vector<Fr>& v = out_.aux_assignment;
+  if (!is_witness_only() || finished_ || placed_ || at < aux_count_ || at > v.size() || count > v.size() - at)
+    return {};
+  room_claimed_end_ = std::max(room_claimed_end_, at + count);
+  return {v.data() + at, count};
+}
+
+Status ProvingAssignment::extend_placed(ProvingAssignment&& piece) {
+  const size_t own = piece.aux_count_ - piece.prefix_aux_;
+  const Fr* next = out_.aux_assignment.data() + aux_count_;
+  if (piece.room_.data() != next || aux_count_ + own > out_.aux_assignment.size())
+    return make_error(
+        "ProvingAssignment::extend: the piece's room is not where this system's next "
+        "auxiliaries go (joined out of order, or forked into another system)");
+  if (own != piece.room_.size())
+    return make_error("ProvingAssignment::extend: the piece allocated " + std::to_string(own) +
+                      " auxiliaries into a room of " + std::to_string(piece.room_.size()));
+  aux_count_ += own;
+  append_from(out_.input_assignment, piece.out_.input_assignment, piece.prefix_inputs_);
+  constraints_ += piece.constraints_;
+  piece = ProvingAssignment(mode_);
+  return Status::Ok();
 }
 
 Status ProvingAssignment::extend(ProvingAssignment&& piece) {
@@ -155,15 +265,16 @@ Status ProvingAssignment::extend(ProvingAssignment&& piece) {
   if (pin > num_inputs() || paux > num_aux() ||
       !std::equal(p.input_assignment.begin(), p.input_assignment.begin() + ptrdiff_t(pin),
                   out_.input_assignment.begin()) ||
-      !std::equal(p.aux_assignment.begin(), p.aux_assignment.begin() + ptrdiff_t(paux),
-                  out_.aux_assignment.begin()))
+      (!piece.placed_ && !std::equal(p.aux_assignment.begin(), p.aux_assignment.begin() + ptrdiff_t(paux),
+                                     out_.aux_assignment.begin())))
     return make_error("ProvingAssignment::extend: the piece was forked from " + std::to_string(pin) +
                       " inputs and " + std::to_string(paux) +
                       " aux that are not this system's first variables (it has " +
                       std::to_string(num_inputs()) + " inputs, " + std::to_string(num_aux()) + " aux)");
+  if (piece.placed_) return extend_placed(std::move(piece));
   constraints_ += piece.constraints_;
   if (is_witness_only()) {
-    append_from(out_.aux_assignment, p.aux_assignment, paux);
+    put_aux(p.aux_assignment.data() + paux, piece.aux_count_ - paux);
     append_from(out_.input_assignment, p.input_assignment, pin);
     piece = ProvingAssignment(mode_);
     return Status::Ok();
@@ -195,6 +306,11 @@ Result<Assignment> ProvingAssignment::finish() {
   if (finished_) return make_error("ProvingAssignment::finish called twice");
   if (!misuse_.empty()) return make_error("ProvingAssignment misused: " + misuse_);
   if (is_witness_only()) {
+    if (placed_)
+      return make_error("ProvingAssignment::finish of a piece forked into a room (join it instead)");
+    if (aux_count_ < room_claimed_end_)
+      return make_error("ProvingAssignment::finish with pieces forked into its room not joined");
+    out_.aux_assignment.resize(aux_count_);  // adopted storage may be longer; shrinking writes nothing
     out_.witness_rows = constraints_ + out_.input_assignment.size();
     finished_ = true;
     return std::move(out_);

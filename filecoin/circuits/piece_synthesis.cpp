@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace cuzk::filecoin {
@@ -22,10 +25,16 @@ PiecePlan plan_pieces(size_t pieces, unsigned threads) {
   return plan;
 }
 
+namespace {
+
+// A fresh system for piece i, forked from the top part's.
 template <class System>
-Status synthesize_pieces(const System& top_system, size_t n, const ShapeCounts& piece_shape, unsigned threads,
-                         const SynthesizePiece& synthesize,
-                         const std::type_identity_t<PieceSink<System>>& take, const char* what) {
+using ForkPiece = std::function<System(size_t i)>;
+
+// synthesize_pieces with the pieces' systems made by `fork`.
+template <class System>
+Status run_pieces(size_t n, unsigned threads, const ForkPiece<System>& fork,
+                  const SynthesizePiece& synthesize, const PieceSink<System>& take, const char* what) {
   const PiecePlan plan = plan_pieces(n, threads);
   struct Slot {
     std::optional<System> piece;
@@ -47,9 +56,7 @@ Status synthesize_pieces(const System& top_system, size_t n, const ShapeCounts& 
         if (stop || next >= n) return;
         i = next++;
       }
-      System piece = top_system.fork();
-      piece.reserve(piece_shape.constraints, top_system.num_aux() + piece_shape.aux,
-                    top_system.num_inputs() + piece_shape.inputs);
+      System piece = fork(i);
       Status s = synthesize(piece, i);
       std::lock_guard lock(m);
       slots[i].status = std::move(s);
@@ -88,6 +95,21 @@ Status synthesize_pieces(const System& top_system, size_t n, const ShapeCounts& 
   return result;
 }
 
+}  // namespace
+
+template <class System>
+Status synthesize_pieces(const System& top_system, size_t n, const ShapeCounts& piece_shape, unsigned threads,
+                         const SynthesizePiece& synthesize,
+                         const std::type_identity_t<PieceSink<System>>& take, const char* what) {
+  const ForkPiece<System> fork = [&](size_t) {
+    System piece = top_system.fork();
+    piece.reserve(piece_shape.constraints, top_system.num_aux() + piece_shape.aux,
+                  top_system.num_inputs() + piece_shape.inputs);
+    return piece;
+  };
+  return run_pieces<System>(n, threads, fork, synthesize, take, what);
+}
+
 ShapeCounts whole_counts(const ShapeCounts& top, size_t n, const ShapeCounts& piece) {
   return {top.constraints + n * piece.constraints, top.inputs + n * piece.inputs, top.aux + n * piece.aux};
 }
@@ -109,9 +131,24 @@ Status join_pieces(System& base, size_t n, const ShapeCounts& piece, unsigned th
   const System top_system = base.fork();
   const ShapeCounts top{base.num_constraints(), base.num_inputs(), base.num_aux()};
   reserve_whole(base, top, n, piece);  // nothing to do when the caller reserved it
+  ForkPiece<System> fork = [&](size_t) {
+    System p = top_system.fork();
+    p.reserve(piece.constraints, top.aux + piece.aux, top.inputs + piece.inputs);
+    return p;
+  };
+  if constexpr (std::is_same_v<System, ProvingAssignment>) {
+    // A witness's pieces write their variables where they end up: no piece vectors, no copies.
+    std::vector<std::span<Fr>> rooms;
+    for (size_t i = 0; base.is_witness_only() && i < n; ++i) {
+      rooms.push_back(base.aux_room(top.aux + i * piece.aux, piece.aux));
+      if (rooms.back().data() == nullptr) rooms.clear();  // storage not reserved: pieces of their own
+      if (rooms.empty()) break;
+    }
+    if (!rooms.empty()) fork = [&, rooms](size_t i) { return top_system.fork_into(rooms[i]); };
+  }
   PrefaultThread prefault(base);
-  return synthesize_pieces<System>(
-      top_system, n, piece, threads, synthesize,
+  return run_pieces<System>(
+      n, threads, fork, synthesize,
       [&](size_t i, System&& p) {
         prefault.join();
         // The compiler's terms: every piece has the first one's.
@@ -174,10 +211,10 @@ uint64_t SynthesisFootprint::witness_peak_bytes() const {
   const uint64_t domain = std::bit_ceil(uint64_t(whole.rows()));
   uint64_t bytes = (domain + whole.inputs + whole.aux) * kFr + 3 * kHugePage;
   if (pieces_alive == 0) return bytes;
-  const uint64_t prefix_bytes = (prefix.inputs + prefix.aux) * kFr;
-  bytes += prefix_bytes;
-  bytes += pieces_alive * ((prefix.inputs + piece.inputs + prefix.aux + piece.aux) * kFr + 2 * kHugePage);
-  bytes += forking * prefix_bytes;
+  // The top part's copy the pieces are forked from; the pieces write their auxiliaries into the
+  // system's storage (ProvingAssignment::fork_into) and hold copies of the inputs alone.
+  bytes += (prefix.inputs + prefix.aux) * kFr;
+  bytes += pieces_alive * (prefix.inputs + piece.inputs) * kFr;
   return bytes;
 }
 

@@ -125,9 +125,10 @@ struct SynthesisFootprint {
   // density bitmaps, a huge page a vector (reserved room is advised for them), and the forks'
   // first copies of the prefix.
   uint64_t peak_bytes() const;
-  // The same for witness-only synthesis (ProvingAssignment::witness_only): the variables of the
-  // system and of every piece, and one vector of the domain (`a`, which receives the prover's h);
-  // no b, c and no densities (the compiled circuit holds those, reserved apart).
+  // The same for witness-only synthesis (ProvingAssignment::witness_only): the system's variables
+  // (its pieces write theirs in place and copy only the inputs) and one vector of the domain (`a`,
+  // which receives the prover's h); no b, c and no densities (the compiled circuit holds those,
+  // reserved apart).
   uint64_t witness_peak_bytes() const;
 };
 

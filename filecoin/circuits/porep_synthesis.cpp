@@ -101,8 +101,10 @@ Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circui
   return synthesize_porep(circuit, ProvingAssignment(), threads, synthesize_joined);
 }
 
-Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads) {
-  return synthesize_porep(circuit, ProvingAssignment::witness_only(), threads, synthesize_joined);
+Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads,
+                                                  std::vector<Fr> storage) {
+  return synthesize_porep(circuit, ProvingAssignment::witness_only(std::move(storage)), threads,
+                          synthesize_joined);
 }
 
 Result<r1cs::CompiledCircuit> compile_porep(const PorepCircuit& circuit, unsigned threads,

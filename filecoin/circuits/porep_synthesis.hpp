@@ -7,6 +7,8 @@
 // which copy the pieces into room reserved (and mapped) while they are synthesized.
 #pragma once
 
+#include <vector>
+
 #include <cstddef>
 #include <functional>
 
@@ -44,7 +46,9 @@ Result<r1cs::Assignment> synthesize_porep_for_proving(const PorepCircuit& circui
 
 // The partition's witness alone (ProvingAssignment::witness_only, finished) on `threads` threads:
 // the assignment full synthesis gives, without a, b, c and the densities.
-Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads);
+// `storage`: where the auxiliaries go (an earlier witness's, reused without mapping pages anew).
+Result<r1cs::Assignment> synthesize_porep_witness(const PorepCircuit& circuit, unsigned threads,
+                                                  std::vector<Fr> storage = {});
 
 // The circuit compiled (r1cs/compiled/compiler.hpp) on `threads` threads, the challenges in
 // forked pieces: equal to compiling it sequentially. A blank circuit compiles to the same arrays as

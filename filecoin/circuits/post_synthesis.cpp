@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "r1cs/counting_system.hpp"
@@ -86,13 +88,28 @@ Status synthesize_joined(const FallbackPostCircuit& circuit, System& base, unsig
     const size_t count = std::min(workers, chunks - first);
     std::vector<std::optional<System>> pieces(count);
     std::vector<Status> status(count);
+    // A witness's chunks write their variables where they end up (ProvingAssignment::fork_into).
+    std::vector<std::span<Fr>> rooms(count);
+    if constexpr (std::is_same_v<System, ProvingAssignment>) {
+      for (size_t k = 0; base.is_witness_only() && k < count; ++k) {
+        const size_t b = chunk_begin(first + k), e = chunk_begin(first + k + 1);
+        rooms[k] = base.aux_room(b * one->aux, (e - b) * one->aux);
+      }
+    }
     std::vector<std::thread> pool;
     for (size_t k = 0; k < count; ++k)
       pool.emplace_back([&, k] {
-        System piece = fresh.fork();  // sized for its sectors (no growth by doubling)
         const size_t b = chunk_begin(first + k), e = chunk_begin(first + k + 1);
-        const r1cs::ShapeCounts mine = whole_counts(r1cs::ShapeCounts{}, e - b, *one);
-        piece.reserve(mine.constraints, mine.aux, mine.inputs);
+        const auto fork = [&]() -> System {
+          if constexpr (std::is_same_v<System, ProvingAssignment>) {
+            if (rooms[k].data() != nullptr) return fresh.fork_into(rooms[k]);
+          }
+          System piece = fresh.fork();  // sized for its sectors (no growth by doubling)
+          const r1cs::ShapeCounts mine = whole_counts(r1cs::ShapeCounts{}, e - b, *one);
+          piece.reserve(mine.constraints, mine.aux, mine.inputs);
+          return piece;
+        };
+        System piece = fork();
         status[k] = circuit.synthesize_sectors(piece, b, e);
         if (status[k].ok()) pieces[k].emplace(std::move(piece));
       });
@@ -122,8 +139,9 @@ Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& 
   return base.finish();
 }
 
-Result<r1cs::Assignment> synthesize_post_witness(const FallbackPostCircuit& circuit, unsigned threads) {
-  ProvingAssignment base = ProvingAssignment::witness_only();
+Result<r1cs::Assignment> synthesize_post_witness(const FallbackPostCircuit& circuit, unsigned threads,
+                                                 std::vector<Fr> storage) {
+  ProvingAssignment base = ProvingAssignment::witness_only(std::move(storage));
   CUZK_TRY_STATUS(synthesize_joined(circuit, base, threads));
   return base.finish();
 }

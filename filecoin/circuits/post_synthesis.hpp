@@ -6,6 +6,8 @@
 // a sixteenth of its sequential time on 16 cores.
 #pragma once
 
+#include <vector>
+
 #include "common/result.hpp"
 #include "filecoin/circuits/piece_synthesis.hpp"
 #include "filecoin/circuits/post_circuit.hpp"
@@ -19,7 +21,9 @@ namespace cuzk::filecoin {
 Result<r1cs::Assignment> synthesize_post_for_proving(const FallbackPostCircuit& circuit, unsigned threads);
 
 // The partition's witness alone (ProvingAssignment::witness_only, finished), the same way.
-Result<r1cs::Assignment> synthesize_post_witness(const FallbackPostCircuit& circuit, unsigned threads);
+// `storage`: where the auxiliaries go (an earlier witness's, reused without mapping pages anew).
+Result<r1cs::Assignment> synthesize_post_witness(const FallbackPostCircuit& circuit, unsigned threads,
+                                                 std::vector<Fr> storage = {});
 
 // The circuit compiled (r1cs/compiled/compiler.hpp) the same way: equal to compiling it
 // sequentially.

@@ -71,8 +71,10 @@ Result<r1cs::Assignment> synthesize_update_for_proving(const UpdateCircuit& circ
   return synthesize_update(circuit, r1cs::ProvingAssignment(), threads, synthesize_joined);
 }
 
-Result<r1cs::Assignment> synthesize_update_witness(const UpdateCircuit& circuit, unsigned threads) {
-  return synthesize_update(circuit, r1cs::ProvingAssignment::witness_only(), threads, synthesize_joined);
+Result<r1cs::Assignment> synthesize_update_witness(const UpdateCircuit& circuit, unsigned threads,
+                                                   std::vector<Fr> storage) {
+  return synthesize_update(circuit, r1cs::ProvingAssignment::witness_only(std::move(storage)), threads,
+                           synthesize_joined);
 }
 
 Result<r1cs::CompiledCircuit> compile_update(const UpdateCircuit& circuit, unsigned threads,

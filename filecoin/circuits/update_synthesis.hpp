@@ -8,6 +8,8 @@
 // partition's 86 challenges of about 0.94 M rows each then run 16 at a time on 16 cores.
 #pragma once
 
+#include <vector>
+
 #include "common/result.hpp"
 #include "filecoin/circuits/piece_synthesis.hpp"
 #include "filecoin/circuits/update_circuit.hpp"
@@ -24,7 +26,8 @@ Result<r1cs::ShapeCounts> update_challenge_shape(const vanilla::UpdateShape& sha
 Result<r1cs::Assignment> synthesize_update_for_proving(const UpdateCircuit& circuit, unsigned threads);
 
 // The partition's witness alone (ProvingAssignment::witness_only, finished), the same way.
-Result<r1cs::Assignment> synthesize_update_witness(const UpdateCircuit& circuit, unsigned threads);
+Result<r1cs::Assignment> synthesize_update_witness(const UpdateCircuit& circuit, unsigned threads,
+                                                   std::vector<Fr> storage = {});
 
 // The circuit compiled (r1cs/compiled/compiler.hpp) the same way: equal to compiling it
 // sequentially, and a blank circuit compiles to the arrays of any instance of its shape.

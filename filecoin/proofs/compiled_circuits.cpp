@@ -25,13 +25,14 @@ Result<r1cs::CompiledCircuit> compile_blank_circuit(CircuitId id, unsigned threa
   return compile_circuit(**circuit, threads, options);
 }
 
-Result<r1cs::Assignment> synthesize_partition_witness(const r1cs::Circuit& circuit, unsigned threads) {
+Result<r1cs::Assignment> synthesize_partition_witness(const r1cs::Circuit& circuit, unsigned threads,
+                                                      std::vector<Fr> storage) {
   if (const auto* porep = dynamic_cast<const PorepCircuit*>(&circuit))
-    return synthesize_porep_witness(*porep, threads);
+    return synthesize_porep_witness(*porep, threads, std::move(storage));
   if (const auto* post = dynamic_cast<const FallbackPostCircuit*>(&circuit))
-    return synthesize_post_witness(*post, threads);
+    return synthesize_post_witness(*post, threads, std::move(storage));
   if (const auto* update = dynamic_cast<const UpdateCircuit*>(&circuit))
-    return synthesize_update_witness(*update, threads);
+    return synthesize_update_witness(*update, threads, std::move(storage));
   return r1cs::synthesize_witness(circuit);
 }
 

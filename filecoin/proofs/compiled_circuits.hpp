@@ -5,6 +5,8 @@
 // synthesize in parallel pieces.
 #pragma once
 
+#include <vector>
+
 #include "common/result.hpp"
 #include "filecoin/types/parameter_files.hpp"
 #include "r1cs/circuits/circuit.hpp"
@@ -24,6 +26,9 @@ Result<r1cs::CompiledCircuit> compile_blank_circuit(CircuitId id, unsigned threa
 // A partition's witness (r1cs::ProvingAssignment::witness_only, finished) on `threads` threads:
 // the input and aux assignments full synthesis gives, a, b, c and the densities left to the
 // compiled circuit (attach_compiled).
-Result<r1cs::Assignment> synthesize_partition_witness(const r1cs::Circuit& circuit, unsigned threads);
+// `storage`: where the auxiliaries go, an earlier witness's vector reused (its pages are mapped
+// already, so the witness is written at memory speed); empty: fresh memory.
+Result<r1cs::Assignment> synthesize_partition_witness(const r1cs::Circuit& circuit, unsigned threads,
+                                                      std::vector<Fr> storage = {});
 
 }  // namespace cuzk::filecoin

@@ -22,15 +22,30 @@ bool is_true(const Boolean& x) { return x.is_constant() && x.value(); }
 
 }  // namespace
 
+// A bit's row, or only its count where the system keeps no rows (a witness): building the linear
+// combinations is most of what a witness of bits costs.
+#define CUZK_ENFORCE_ROW(cs, a, b, c) \
+  do {                                \
+    if ((cs).keeps_rows()) {          \
+      (cs).enforce(a, b, c);          \
+    } else {                          \
+      (cs).count_constraints(1);      \
+    }                                 \
+  } while (false)
+
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, bool value) {
   const Variable v = cs.alloc(bit_value(value));
-  cs.enforce(one_minus(v), v, {});
+  CUZK_ENFORCE_ROW(cs, one_minus(v), v, {});
   return AllocatedBit(v, value);
 }
 
 AllocatedBit AllocatedBit::xor_of(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool value = a.value_ != b.value_;
   const Variable c = cs.alloc(bit_value(value));
+  if (!cs.keeps_rows()) {
+    cs.count_constraints(1);
+    return AllocatedBit(c, value);
+  }
   LinearCombination rhs(a.var_);
   rhs.add(b.var_, Fr::one()).add(c, kMinusOne);
   cs.enforce(LinearCombination(a.var_, kTwo), b.var_, rhs);
@@ -40,21 +55,21 @@ AllocatedBit AllocatedBit::xor_of(ConstraintSystem& cs, const AllocatedBit& a, c
 AllocatedBit AllocatedBit::and_of(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool value = a.value_ && b.value_;
   const Variable c = cs.alloc(bit_value(value));
-  cs.enforce(a.var_, b.var_, c);
+  CUZK_ENFORCE_ROW(cs, a.var_, b.var_, c);
   return AllocatedBit(c, value);
 }
 
 AllocatedBit AllocatedBit::and_not_of(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool value = a.value_ && !b.value_;
   const Variable c = cs.alloc(bit_value(value));
-  cs.enforce(a.var_, one_minus(b.var_), c);
+  CUZK_ENFORCE_ROW(cs, a.var_, one_minus(b.var_), c);
   return AllocatedBit(c, value);
 }
 
 AllocatedBit AllocatedBit::nor_of(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool value = !a.value_ && !b.value_;
   const Variable c = cs.alloc(bit_value(value));
-  cs.enforce(one_minus(a.var_), one_minus(b.var_), c);
+  CUZK_ENFORCE_ROW(cs, one_minus(a.var_), one_minus(b.var_), c);
   return AllocatedBit(c, value);
 }
 
@@ -138,6 +153,10 @@ Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, cons
   if (is_true(b)) return !and_bits(cs, !a, !c);
   // Also a = true: alloc ch; (b - c)·(a) = (ch - c). ch is b or c, so boolean without its own row.
   const Variable ch = cs.alloc(bit_value(value));
+  if (!cs.keeps_rows()) {
+    cs.count_constraints(1);
+    return AllocatedBit::from_constrained(ch, value);
+  }
   LinearCombination lhs = b.lc();
   lhs.sub(c.lc());
   LinearCombination rhs(ch);
@@ -159,6 +178,10 @@ Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, con
   // (2·bc - b - c)·(a) = (bc - maj).
   const Variable maj = cs.alloc(bit_value(value));
   const Boolean bc = and_bits(cs, b, c);
+  if (!cs.keeps_rows()) {
+    cs.count_constraints(1);
+    return AllocatedBit::from_constrained(maj, value);
+  }
   LinearCombination lhs = bc.lc(kTwo);
   lhs.sub(b.lc());
   lhs.sub(c.lc());
@@ -185,5 +208,7 @@ void enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   }
   cs.enforce({}, {}, c);
 }
+
+#undef CUZK_ENFORCE_ROW
 
 }  // namespace cuzk::r1cs

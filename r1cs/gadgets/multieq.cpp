@@ -43,6 +43,7 @@ unsigned MultiEq::open(unsigned num_bits) {
 }
 
 void MultiEq::add_lhs(const Boolean& b, unsigned k) {
+  if (!keeps_rows_) return;
   switch (b.kind()) {
     case Boolean::Kind::constant:
       if (b.value()) add_lhs(Variable::one(), power_of_two(k));
@@ -58,19 +59,22 @@ void MultiEq::add_lhs(const Boolean& b, unsigned k) {
 }
 
 void MultiEq::enforce_equal(unsigned num_bits, const LinearCombination& lhs, const LinearCombination& rhs) {
-  const Fr& scale = power_of_two(open(num_bits));
+  const unsigned shift = open(num_bits);
+  if (!keeps_rows_) return;
+  const Fr& scale = power_of_two(shift);
   for (const Term& t : lhs.terms()) add_lhs(t.var, t.coeff * scale);
   for (const Term& t : rhs.terms()) add_rhs(t.var, t.coeff * scale);
 }
 
 void MultiEq::flush() {
   if (bits_used_ == 0) return;
+  bits_used_ = 0;
+  if (!keeps_rows_) return cs_.count_constraints(1);
   const LinearCombination lhs = merged(lhs_, order_);
   const LinearCombination rhs = merged(rhs_, order_);
   cs_.enforce(lhs, Variable::one(), rhs);
   lhs_.clear();
   rhs_.clear();
-  bits_used_ = 0;
 }
 
 }  // namespace cuzk::r1cs

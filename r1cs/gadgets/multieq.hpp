@@ -16,20 +16,27 @@ namespace cuzk::r1cs {
 
 class MultiEq {
  public:
-  explicit MultiEq(ConstraintSystem& cs) : cs_(cs) {}
+  explicit MultiEq(ConstraintSystem& cs) : cs_(cs), keeps_rows_(cs.keeps_rows()) {}
   // Emits the pending row, as bellperson does when its MultiEq is dropped.
   ~MultiEq() { flush(); }
   MultiEq(const MultiEq&) = delete;
   MultiEq& operator=(const MultiEq&) = delete;
 
   ConstraintSystem& cs() { return cs_; }
+  // False for a system that only counts rows (a witness): the terms are then not gathered, and
+  // callers may skip computing them; a pending row is still counted.
+  bool keeps_rows() const { return keeps_rows_; }
 
   // Opens an equality of `num_bits` bits (< 254): emits the pending row first when
   // bits_used + num_bits ≥ 254. Returns the shift s of this equality; its terms are then added
   // with add_lhs/add_rhs, already scaled by 2^s.
   unsigned open(unsigned num_bits);
-  void add_lhs(Variable v, const Fr& coeff) { lhs_.push_back({v, coeff}); }
-  void add_rhs(Variable v, const Fr& coeff) { rhs_.push_back({v, coeff}); }
+  void add_lhs(Variable v, const Fr& coeff) {
+    if (keeps_rows_) lhs_.push_back({v, coeff});
+  }
+  void add_rhs(Variable v, const Fr& coeff) {
+    if (keeps_rows_) rhs_.push_back({v, coeff});
+  }
   // b · 2^k on the left side.
   void add_lhs(const Boolean& b, unsigned k);
 
@@ -40,6 +47,7 @@ class MultiEq {
 
  private:
   ConstraintSystem& cs_;
+  const bool keeps_rows_;
   unsigned bits_used_ = 0;
   std::vector<Term> lhs_, rhs_;
   std::vector<uint64_t> order_;  // scratch of flush()

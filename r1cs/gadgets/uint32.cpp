@@ -93,9 +93,11 @@ UInt32 UInt32::addmany(MultiEq& eq, std::span<const UInt32> operands) {
   for (unsigned j = 0; j < width; ++j) result[j] = AllocatedBit::alloc(cs, (sum >> j) & 1).variable();
 
   const unsigned shift = eq.open(width);
-  for (const UInt32& op : operands)
-    for (unsigned i = 0; i < 32; ++i) eq.add_lhs(op.bits_[i], shift + i);
-  for (unsigned j = 0; j < width; ++j) eq.add_rhs(result[j], power_of_two(shift + j));
+  if (eq.keeps_rows()) {
+    for (const UInt32& op : operands)
+      for (unsigned i = 0; i < 32; ++i) eq.add_lhs(op.bits_[i], shift + i);
+    for (unsigned j = 0; j < width; ++j) eq.add_rhs(result[j], power_of_two(shift + j));
+  }
 
   UInt32 w;
   for (unsigned j = 0; j < 32; ++j) w.bits_[j] = AllocatedBit::from_constrained(result[j], (sum >> j) & 1);

@@ -326,6 +326,12 @@ TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
   EXPECT_EQ(partition_host_bytes(p, partition_extras(left_out, p, true)) - buffer_shape(p, left_out).bytes(),
             (domain + p.key->num_inputs) * fr + 3 * ((p.key->num_inputs + aux) / 8 + 64) + 4096);
 
+  // A Filecoin partition uses a set only when synthesized witness-only: aux and a (which receives h).
+  const PartitionInput filecoin = FilecoinInput{};
+  EXPECT_FALSE(uses_pooled_buffers(filecoin));
+  EXPECT_TRUE(uses_pooled_buffers(filecoin, /*compiled=*/true));
+  EXPECT_EQ(buffer_shape(p, filecoin, /*compiled=*/true).bytes(), (domain + aux) * fr);
+
   // A synthetic sample that asks to leave c out gets a set without c, and its synthesis leaves it.
   const PartitionInput sample_without_c = SampleInput{testing::tiny_spec(), /*c_from_ab=*/true};
   EXPECT_FALSE(writes_c(sample_without_c));
