@@ -34,7 +34,7 @@ LinearCombination minus_constant(Variable y, const Fr* post) {
 class Synthesizer {
  public:
   Synthesizer(ConstraintSystem& cs, const PoseidonConstants& c)
-      : cs_(cs), c_(c), t_(c.width), values_(cs.has_values()) {}
+      : cs_(cs), c_(c), t_(c.width), values_(cs.has_values()), rows_(cs.keeps_rows()) {}
 
   Num run(std::span<const Num> preimage, const Fr& tag) {
     const size_t t = t_, hf = c_.half_full_rounds;
@@ -56,8 +56,8 @@ class Synthesizer {
       std::array<Variable, kMaxWidth> next{};
       for (size_t j = 0; j < t; ++j) {
         LinearCombination in;
-        if (r == 1) add_term(in, Variable::one(), c_.m(0, j) * tag_out);
-        for (size_t i = r == 1 ? 1 : 0; i < t; ++i) add_term(in, ys[i], c_.m(i, j));
+        if (rows_ && r == 1) add_term(in, Variable::one(), c_.m(0, j) * tag_out);
+        for (size_t i = r == 1 ? 1 : 0; rows_ && i < t; ++i) add_term(in, ys[i], c_.m(i, j));
         next[j] = sbox(in, s_[j], &k[j]);
       }
       ys = next;
@@ -68,7 +68,7 @@ class Synthesizer {
     // Partial rounds: the basis is z (this round's ys) followed by each partial round's output.
     basis_.assign(ys.begin(), ys.begin() + ptrdiff_t(t));
     for (size_t p = 0; p < c_.partial_rounds; ++p) {
-      const Variable w = sbox(form(c_.partial_form(p)), s_[0], k++);
+      const Variable w = sbox(rows_ ? form(c_.partial_form(p)) : LinearCombination(), s_[0], k++);
       basis_.push_back(w);
       mix_sparse(c_.sparse[p]);
     }
@@ -80,9 +80,9 @@ class Synthesizer {
       std::array<Variable, kMaxWidth> next{};
       for (size_t j = 0; j < t; ++j) {
         LinearCombination in;
-        if (r == 0) {
+        if (rows_ && r == 0) {
           in = form(std::span<const Fr>(c_.final_forms).subspan(j * len, len));
-        } else {
+        } else if (rows_) {
           for (size_t i = 0; i < t; ++i) add_term(in, ys[i], c_.m(i, j));
         }
         next[j] = sbox(in, s_[j], last ? nullptr : &k[j]);
@@ -93,10 +93,14 @@ class Synthesizer {
     }
 
     // The hash: element 1, allocated.
-    LinearCombination out;
-    for (size_t i = 0; i < t; ++i) add_term(out, ys[i], c_.m(i, 1));
     const Variable h = cs_.alloc(s_[1]);
-    cs_.enforce(out, Variable::one(), h);
+    if (rows_) {
+      LinearCombination out;
+      for (size_t i = 0; i < t; ++i) add_term(out, ys[i], c_.m(i, 1));
+      cs_.enforce(out, Variable::one(), h);
+    } else {
+      cs_.count_constraints(1);
+    }
     return Num::from_variable(h, s_[1]);
   }
 
@@ -113,6 +117,7 @@ class Synthesizer {
   // neptune's quintic_s_box_pre_add on an allocated x: q = (x+pre)², q2 = q², y = (x+pre)·q2 + post.
   // `v` is x + pre and becomes y.
   Variable first_sbox(const LinearCombination& x, const Fr& pre, const Fr& post, Fr& v) {
+    if (!rows_) return sbox_values(v, &post, 3);
     LinearCombination in = x;
     add_term(in, Variable::one(), pre);
     const Fr q_value = values_ ? v.sqr() : Fr::zero();
@@ -130,6 +135,10 @@ class Synthesizer {
   // neptune's quintic_s_box on a linear combination: u = in, u2 = u², u4 = u2², y = u·u4 (+ post).
   // `v` is the value of `in` and becomes y.
   Variable sbox(const LinearCombination& in, Fr& v, const Fr* post) {
+    if (!rows_) {
+      (void)cs_.alloc(v);  // u
+      return sbox_values(v, post, 4);
+    }
     const Variable u = cs_.alloc(v);
     cs_.enforce(in, Variable::one(), u);
     const Fr u2_value = values_ ? v.sqr() : Fr::zero();
@@ -145,6 +154,21 @@ class Synthesizer {
     const Variable y = cs_.alloc(v);
     cs_.enforce(u, u4, minus_constant(y, post));
     return y;
+  }
+
+  // An S-box's variables after its input (x² and x⁴, then y = x⁵ + post) where the system keeps
+  // no rows (a witness): the values alone, and `rows` rows counted. `v` is x and becomes y.
+  Variable sbox_values(Fr& v, const Fr* post, size_t rows) {
+    const Fr x2 = values_ ? v.sqr() : Fr::zero();
+    (void)cs_.alloc(x2);
+    const Fr x4 = values_ ? x2.sqr() : Fr::zero();
+    (void)cs_.alloc(x4);
+    if (values_) {
+      v *= x4;
+      if (post) v += *post;
+    }
+    cs_.count_constraints(rows);
+    return cs_.alloc(v);
   }
 
   void mix_dense(const Fr* m) {
@@ -170,6 +194,7 @@ class Synthesizer {
   const PoseidonConstants& c_;
   const size_t t_;
   const bool values_;
+  const bool rows_;                // false: a witness (or a count), whose rows are only counted
   std::array<Fr, kMaxWidth> s_{};  // values of the state, as the optimized permutation has them
   std::vector<Variable> basis_;
 };

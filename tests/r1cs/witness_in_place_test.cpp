@@ -11,6 +11,7 @@
 
 #include "r1cs/counting_system.hpp"
 #include "r1cs/gadgets/boolean.hpp"
+#include "r1cs/gadgets/poseidon.hpp"
 #include "r1cs/gadgets/sha256.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "test_util.hpp"
@@ -174,6 +175,32 @@ TEST(WitnessInPlace, Sha256WitnessEqualsFullSynthesis) {
     EXPECT_EQ(witness.witness_rows, full.a.size()) << bits;
     EXPECT_TRUE(witness.aux_assignment == full.aux_assignment) << bits;
     EXPECT_TRUE(witness.input_assignment == full.input_assignment) << bits;
+  }
+}
+
+TEST(WitnessInPlace, PoseidonWitnessEqualsFullSynthesis) {
+  // Poseidon's rounds skip their linear forms in a witness: the same variables, the same rows, and
+  // the hash the native permutation gives.
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  for (size_t arity : {2, 4, 8, 11}) {
+    const PoseidonConstants& c = *poseidon_constants(arity).value();
+    std::vector<Fr> preimage(arity);
+    for (Fr& x : preimage) x = test::random_fr(rng);
+    auto run = [&](ProvingAssignment cs, Fr& hash) {
+      std::vector<Num> nums;
+      for (const Fr& x : preimage) nums.push_back(Num::alloc(cs, x));
+      hash = poseidon_hash_circuit(cs, c, nums).value().value;
+      return cs.finish().value();
+    };
+    Fr full_hash, witness_hash;
+    const Assignment full = run(ProvingAssignment(), full_hash);
+    const Assignment witness = run(ProvingAssignment::witness_only(), witness_hash);
+    EXPECT_EQ(witness.witness_rows, full.a.size()) << arity;
+    EXPECT_TRUE(witness.aux_assignment == full.aux_assignment) << arity;
+    EXPECT_EQ(witness_hash, poseidon_hash(c, preimage).value()) << arity;
+    EXPECT_EQ(full_hash, witness_hash) << arity;
   }
 }
 
