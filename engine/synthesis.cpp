@@ -48,8 +48,10 @@ void parallel_assign(std::vector<Fr>& dst, const std::vector<Fr>& src, unsigned 
 void from_synthesized(const r1cs::Assignment& in, unsigned threads, uint64_t domain, r1cs::Assignment& out) {
   // Room for the prover's padding (check_assignment_shape bounds the rows by the domain): the vectors
   // are copied once and never reallocated.
-  for (auto* v : {&out.a, &out.b}) v->reserve(domain);
-  if (!in.c_from_ab) out.c.reserve(domain);
+  // A witness has `a` alone (it receives h); the compiled circuit stands for b and c.
+  out.a.reserve(domain);
+  if (!in.witness_only()) out.b.reserve(domain);
+  if (!in.c_from_ab && !in.witness_only()) out.c.reserve(domain);
   out.aux_assignment.reserve(in.aux_assignment.size());
   parallel_assign(out.a, in.a, threads);
   parallel_assign(out.b, in.b, threads);
@@ -105,8 +107,10 @@ bool writes_c(const PartitionInput& input) {
 }
 
 BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input, bool compiled) {
-  if (compiled && std::holds_alternative<FilecoinInput>(input))
-    return {params.key->domain_size, params.key->num_aux, false, false};
+  const auto* held = std::get_if<SynthesizedInput>(&input);
+  const bool witness = (compiled && std::holds_alternative<FilecoinInput>(input)) ||
+                       (held && held->assignment && held->assignment->witness_only());
+  if (witness) return {params.key->domain_size, params.key->num_aux, false, false};
   return {params.key->domain_size, params.key->num_aux, writes_c(input)};
 }
 

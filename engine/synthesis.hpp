@@ -36,8 +36,9 @@ struct SynthesizedPartition {
 // Whether this input's partition carries c, or leaves it to the prover (r1cs::Assignment::c_from_ab:
 // a synthetic sample that asks for it, an already-synthesized partition made so).
 bool writes_c(const PartitionInput& input);
-// The shape of pooled buffers for this input's partitions of this parameter set; `compiled`: the
-// engine synthesizes Filecoin partitions witness-only (their sets hold aux and a alone).
+// The shape of pooled buffers for this input's partitions of this parameter set. A witness's set
+// holds aux and a alone: a synthesized witness's, and with `compiled` (the engine synthesizes
+// Filecoin partitions witness-only) a Filecoin partition's.
 BufferShape buffer_shape(const ParamSet& params, const PartitionInput& input, bool compiled = false);
 // Whether synthesis of this input writes into pooled buffers (the synthetic circuit, already-
 // synthesized partitions and, with `compiled`, Filecoin witnesses do; the other inputs make their

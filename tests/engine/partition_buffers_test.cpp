@@ -7,6 +7,9 @@
 #include "engine/fault_injection.hpp"
 #include "engine/partition_buffers.hpp"
 #include "r1cs/circuits/circuit.hpp"
+#include "r1cs/circuits/samples.hpp"
+#include "r1cs/compiled/compiler.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 #include "tests/engine/test_util.hpp"
 
 namespace cuzk::engine {
@@ -357,6 +360,30 @@ TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
     EXPECT_EQ(copy->assignment.c, input == &left_out ? std::vector<Fr>{} : with_c->c);
     EXPECT_EQ(copy->assignment.a, synthesized->assignment.a);
   }
+
+  // A synthesized witness (its compiled circuit attached) is copied into a set of a and aux alone,
+  // and nothing is allocated for b or c: the compiled circuit stands for them.
+  auto circuit = r1cs::make_sample_circuit(testing::tiny_spec());
+  ASSERT_TRUE(circuit.ok()) << circuit.message();
+  auto compiled = r1cs::compile(**circuit);
+  ASSERT_TRUE(compiled.ok()) << compiled.message();
+  auto witness = std::make_shared<r1cs::Assignment>(r1cs::synthesize_witness(**circuit).value());
+  ASSERT_TRUE(
+      r1cs::attach_compiled(*witness, std::make_shared<const r1cs::CompiledCircuit>(std::move(*compiled)))
+          .ok());
+  const PartitionInput held_witness = SynthesizedInput{witness};
+  const BufferShape shape = buffer_shape(p, held_witness);
+  EXPECT_EQ(shape.bytes(), (domain + aux) * fr);
+  PartitionBufferPool pool(1, {}, test_logger());
+  MemoryBudget host("host", uint64_t(1) << 30, test_logger());
+  auto r = host.acquire(shape.bytes(), {}, "p", {});
+  ASSERT_TRUE(r.ok()) << r.message();
+  auto copy = synthesize_partition(held_witness, p, 2, pool.make(shape, *r, "p"));
+  ASSERT_TRUE(copy.ok()) << copy.message();
+  EXPECT_TRUE(copy->assignment.witness_only());
+  EXPECT_EQ(copy->assignment.aux_assignment, witness->aux_assignment);
+  EXPECT_EQ(copy->assignment.b.capacity(), 0u);
+  EXPECT_EQ(copy->assignment.c.capacity(), 0u);
 }
 
 // When the host budget, not max_partitions_ahead, is what holds synthesis back, a partition waiting
