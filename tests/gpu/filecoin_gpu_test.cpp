@@ -1,8 +1,9 @@
 // Filecoin's proofs on the GPU give the CPU's bytes. A 2 KiB test sector is sealed and updated;
 // its PoRep C1, WindowPoSt, WinningPoSt and SnapDeals vanilla proofs are prepared as a provider's
 // request is; every partition is synthesized (on every core, as the engine does) and proved with
-// the CPU backend and with the CUDA backend under the same r and s. The proof bytes must be equal
-// and both proofs must verify against the inputs a verifier computes.
+// the CPU backend and with the CUDA backend under the same r and s, and on the CUDA backend once
+// more from the witness alone through the compiled circuit. The proof bytes must be equal and the
+// proofs must verify against the inputs a verifier computes.
 //
 // Parameters by official name from $CUZK_FILECOIN_PARAMS, else from the end-to-end fixture's
 // folder (tests/filecoin_e2e: made by `cuzk setup --filecoin` there) when it holds them, else made
@@ -23,6 +24,7 @@
 #include "filecoin/formats/vanilla_bincode.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
+#include "filecoin/proofs/compiled_circuits.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "filecoin/proofs/proof_request.hpp"
 #include "filecoin/types/prover_id.hpp"
@@ -34,6 +36,7 @@
 #include "groth16/verifier.hpp"
 #include "io/bellman.hpp"
 #include "io/proof.hpp"
+#include "r1cs/compiled/evaluate.hpp"
 #include "r1cs/matrices.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
@@ -157,6 +160,9 @@ Result<groth16::ProvingKey> parameters(filecoin::CircuitId id) {
 }
 
 // Every partition of `request` proved on the CPU and on the GPU: the same bytes, both verified.
+// The GPU proves it twice: from the full synthesis, and from the witness alone against the proof
+// type's compiled circuit (a and b formed on the device), written over the previous partition's
+// witness storage as the engine's pooled sets have it.
 void expect_gpu_proves_as_cpu(const filecoin::ProofRequest& request) {
   auto prepared = filecoin::PreparedProof::prepare(request);
   ASSERT_TRUE(prepared.ok()) << prepared.message();
@@ -172,6 +178,10 @@ void expect_gpu_proves_as_cpu(const filecoin::ProofRequest& request) {
   ASSERT_TRUE(gpu.ok()) << gpu.message();
 
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  auto compiled = filecoin::compile_blank_circuit(prepared->circuit(), threads, {.keep_c = false});
+  ASSERT_TRUE(compiled.ok()) << compiled.message();
+  const auto circuit = std::make_shared<const r1cs::CompiledCircuit>(std::move(*compiled));
+  std::vector<Fr> storage;
   for (size_t k = 0; k < prepared->partitions(); ++k) {
     SCOPED_TRACE("partition " + std::to_string(k));
     auto part = prepared->partition(k);
@@ -190,6 +200,14 @@ void expect_gpu_proves_as_cpu(const filecoin::ProofRequest& request) {
     auto dev = groth16::create_proof(*pk, *as, rs, **gpu);
     ASSERT_TRUE(dev.ok()) << dev.message();
     EXPECT_EQ(proof_to_bytes(*cpu), proof_to_bytes(*dev)) << "the CPU and GPU proofs differ";
+
+    auto witness = filecoin::synthesize_partition_witness(*part->circuit, threads, std::move(storage));
+    ASSERT_TRUE(witness.ok()) << witness.message();
+    CUZK_ASSERT_OK(r1cs::attach_compiled(*witness, circuit));
+    auto from_witness = groth16::create_proof(*pk, *witness, rs, **gpu);
+    ASSERT_TRUE(from_witness.ok()) << from_witness.message();
+    EXPECT_EQ(proof_to_bytes(*cpu), proof_to_bytes(*from_witness)) << "the compiled path's proof differs";
+    storage = std::move(witness->aux_assignment);
     for (const auto* proof : {&*cpu, &*dev}) {
       auto ok = groth16::verify_proof(*pvk, *proof, *inputs);
       ASSERT_TRUE(ok.ok()) << ok.message();
