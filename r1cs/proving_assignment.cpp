@@ -201,9 +201,11 @@ void ProvingAssignment::count_constraints(size_t n) {
 ProvingAssignment ProvingAssignment::fork() const {
   ProvingAssignment piece(mode_);
   piece.out_.input_assignment = out_.input_assignment;
-  piece.out_.aux_assignment.assign(out_.aux_assignment.begin(),
-                                   out_.aux_assignment.begin() + ptrdiff_t(num_aux()));
-  piece.aux_count_ = num_aux();
+  // A piece forked into a room holds its own variables there, not here: it cannot be forked.
+  const size_t aux = placed_ ? 0 : num_aux();
+  piece.out_.aux_assignment.assign(out_.aux_assignment.begin(), out_.aux_assignment.begin() + ptrdiff_t(aux));
+  piece.aux_count_ = aux;
+  if (placed_) piece.misuse_ = "fork of a piece forked into a room";
   if (!is_witness_only()) {
     piece.out_.b_input_density.resize(out_.input_assignment.size());
     piece.out_.a_aux_density.resize(out_.aux_assignment.size());
@@ -223,6 +225,7 @@ ProvingAssignment ProvingAssignment::fork_into(std::span<Fr> room) const {
   piece.placed_ = true;
   piece.room_ = room;
   if (finished_) piece.misuse_ = "fork of a finished system";
+  if (placed_) piece.misuse_ = "fork_into of a piece forked into a room";
   if (!is_witness_only()) piece.misuse_ = "fork_into of a full system (only a witness is written in place)";
   return piece;
 }
@@ -254,6 +257,7 @@ Status ProvingAssignment::extend_placed(ProvingAssignment&& piece) {
 
 Status ProvingAssignment::extend(ProvingAssignment&& piece) {
   if (finished_) return make_error("ProvingAssignment::extend on a finished system");
+  if (placed_) return make_error("ProvingAssignment::extend into a piece forked into a room");
   if (piece.finished_) return make_error("ProvingAssignment::extend with a finished piece");
   if (!piece.misuse_.empty()) return make_error("ProvingAssignment::extend: piece misused: " + piece.misuse_);
   if (piece.mode_ != mode_)

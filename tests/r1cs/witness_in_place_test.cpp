@@ -127,6 +127,15 @@ TEST(WitnessInPlace, PlacedJoinsThatCannotBeRightAreRefused) {
     (void)cs2.alloc(Fr::one());
     EXPECT_FALSE(cs2.finish().ok());
   }
+  {  // a piece forked into a room is neither forked again nor joined into
+    ProvingAssignment cs = ProvingAssignment::witness_only();
+    setup(cs);
+    ProvingAssignment p = cs.fork_into(cs.aux_room(kTop, kPiece));
+    piece(p, 2, kPiece);
+    EXPECT_FALSE(cs.extend(p.fork()).ok());
+    EXPECT_FALSE(p.extend(ProvingAssignment::witness_only()).ok());
+    EXPECT_FALSE(p.finish().ok());
+  }
   {  // rooms that do not exist: beyond the storage, before the present variables, in a full system
     ProvingAssignment cs = ProvingAssignment::witness_only();
     setup(cs);
