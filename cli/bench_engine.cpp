@@ -1,6 +1,8 @@
 // `cuzk bench engine`: the proving engine driven the way a storage provider drives it. PoRep C2
 // jobs (10 partitions each, or --partitions-per-job P generic jobs) are all submitted at once and
-// queue by priority; WinningPoSt jobs (1 partition, critical) arrive one at a time while they run.
+// queue by priority; with `--filecoin wpost-*` the jobs are WindowPoSt jobs from the sectors'
+// vanilla proofs, one at a time, each timed from submit to proof; WinningPoSt jobs (1 partition,
+// critical) arrive one at a time while they run.
 // Keys are fake (random points of the synthetic PoRep shape), so the engine is told to accept
 // proofs that fail their pairing check (the check still runs and is timed). Reports throughput,
 // per-device counters from the engine's events, WinningPoSt latencies and the jobs' stage timings.
@@ -242,54 +244,88 @@ Result<JobInputs> job_inputs(const EngineBenchArgs& args, const BenchKeys& keys,
   return in;
 }
 
-// Submits every PoRep job at once, then the WinningPoSt jobs one at a time (the first once a PoRep
-// partition is done, each next after the previous), and awaits them all.
+// Awaits a job of the main stream (PoRep, generic or WindowPoSt) and adds its result to the run's
+// counters.
+Status await_job(engine::Engine& eng, JobId id, EngineBenchRun& run) {
+  auto result = await_finished(eng, id);
+  if (!result) return make_error("await: " + result.message());
+  if (result->state == engine::JobState::done) ++run.porep_done;
+  run.porep_partitions_proved += result->partitions_proved;
+  const auto& t = result->timings;
+  run.porep_timings.queue_wait_ms += t.queue_wait_ms;
+  run.porep_timings.param_load_ms += t.param_load_ms;
+  run.porep_timings.synthesis_ms += t.synthesis_ms;
+  run.porep_timings.gpu_ms += t.gpu_ms;
+  run.porep_timings.verify_ms += t.verify_ms;
+  run.porep_timings.total_ms += t.total_ms;
+  if (run.one_at_a_time && result->state == engine::JobState::done) run.job_ms.push_back(t.total_ms);
+  return Status::Ok();
+}
+
+Result<JobId> submit_job(engine::Engine& eng, const JobInputs& in, const EngineBenchRun& run) {
+  engine::JobRequest r;
+  r.kind = run.job_kind;
+  r.params = "porep";
+  r.partitions.assign(run.job_kind == engine::JobKind::generic ? run.partitions_per_job : 1, in.porep);
+  r.client = "bench";
+  auto id = eng.submit(std::move(r));
+  if (!id) return make_error("submit: " + id.message());
+  return *id;
+}
+
+// The main stream: every job submitted at once and awaited in order, or (one_at_a_time) each
+// submitted when the one before has its result.
+Status run_main_stream(const EngineBenchArgs& args, engine::Engine& eng, const JobInputs& in,
+                       EngineBenchRun& run) {
+  for (unsigned j = 0; j < args.jobs; ++j) {
+    auto id = submit_job(eng, in, run);
+    if (!id) return id.error();
+    run.porep_ids.push_back(*id);
+    if (run.one_at_a_time)
+      if (auto st = await_job(eng, *id, run); !st) return st;
+  }
+  if (!run.one_at_a_time)
+    for (JobId id : run.porep_ids)
+      if (auto st = await_job(eng, id, run); !st) return st;
+  return Status::Ok();
+}
+
+// The main stream (on a thread of its own), and beside it the WinningPoSt jobs one at a time (the
+// first once a partition of the stream is done, each next after the previous); awaits them all.
 Status run_jobs(const EngineBenchArgs& args, engine::Engine& eng, const JobInputs& in,
                 EngineObserver& observed, EngineBenchRun& run) {
   run.start = Clock::now();
-  for (unsigned j = 0; j < args.jobs; ++j) {
-    engine::JobRequest r;
-    r.kind = run.porep_kind ? engine::JobKind::porep_c2 : engine::JobKind::generic;
-    r.params = "porep";
-    r.partitions.assign(run.porep_kind ? 1 : run.partitions_per_job, in.porep);
-    r.client = "bench";
-    auto id = eng.submit(std::move(r));
-    if (!id) return make_error("submit: " + id.message());
-    run.porep_ids.push_back(*id);
-  }
+  Status main_status = Status::Ok();
+  std::thread main_stream([&] { main_status = run_main_stream(args, eng, in, run); });
+  Status winning_status = Status::Ok();
   if (args.winning > 0) {
     std::unique_lock lock(observed.mu);
     observed.cv.wait(lock,
                      [&] { return observed.porep_partitions > 0 || observed.porep_closed >= args.jobs; });
   }
-  for (unsigned w = 0; w < args.winning; ++w) {
+  for (unsigned w = 0; w < args.winning && winning_status; ++w) {
     engine::JobRequest r;
     r.kind = engine::JobKind::winning_post;
     r.params = "winning";
     r.partitions = {in.winning};
     r.client = "bench";
     auto id = eng.submit(std::move(r));
-    if (!id) return make_error("submit WinningPoSt: " + id.message());
+    if (!id) {
+      winning_status = make_error("submit WinningPoSt: " + id.message());
+      break;
+    }
     auto result = await_finished(eng, *id);
-    if (!result) return make_error("await WinningPoSt: " + result.message());
+    if (!result) {
+      winning_status = make_error("await WinningPoSt: " + result.message());
+      break;
+    }
     if (result->state == engine::JobState::done) run.winning_ms.push_back(result->timings.total_ms);
   }
-  for (JobId id : run.porep_ids) {
-    auto result = await_finished(eng, id);
-    if (!result) return make_error("await: " + result.message());
-    if (result->state == engine::JobState::done) ++run.porep_done;
-    run.porep_partitions_proved += result->partitions_proved;
-    const auto& t = result->timings;
-    run.porep_timings.queue_wait_ms += t.queue_wait_ms;
-    run.porep_timings.param_load_ms += t.param_load_ms;
-    run.porep_timings.synthesis_ms += t.synthesis_ms;
-    run.porep_timings.gpu_ms += t.gpu_ms;
-    run.porep_timings.verify_ms += t.verify_ms;
-    run.porep_timings.total_ms += t.total_ms;
-  }
+  main_stream.join();
   run.awaited = Clock::now();
   run.status = eng.status();
-  return Status::Ok();
+  if (!main_status) return main_status;
+  return winning_status;
 }
 
 int bench_engine(const EngineBenchArgs& args) {
@@ -332,14 +368,22 @@ int bench_engine(const EngineBenchArgs& args) {
                                         : "synthetic 2^" + std::to_string(args.winning_log_domain),
                  keys->winning.constraints, keys->winning.key->domain_size};
   if (keys->filecoin_porep) run.filecoin_synthesis = keys->filecoin_porep->synthesis;
-  run.porep_kind = args.partitions_per_job == 0;
-  run.partitions_per_job = run.porep_kind ? 10 : args.partitions_per_job;
+  run.job_kind = args.partitions_per_job ? engine::JobKind::generic : engine::JobKind::porep_c2;
+  if (keys->filecoin_porep && filecoin_window_post(keys->filecoin_porep->name)) {
+    if (args.partitions_per_job)
+      return fail("--partitions-per-job: a WindowPoSt job is its vanilla proofs' one partition");
+    run.job_kind = engine::JobKind::window_post;
+    run.one_at_a_time = true;
+  }
+  run.partitions_per_job = run.job_kind == engine::JobKind::porep_c2      ? 10
+                           : run.job_kind == engine::JobKind::window_post ? 1
+                                                                          : args.partitions_per_job;
 
   auto observed = std::make_shared<EngineObserver>();
   auto eng = start_engine(args, std::move(devices->set), run, *keys, observed);
   if (!eng) return fail(eng.message());
   std::fprintf(stderr, "  %u %s job(s) of %u partitions on %zu %s device(s) x %u worker(s); %u WinningPoSt\n",
-               args.jobs, run.porep_kind ? "PoRep C2" : "generic", run.partitions_per_job, run.devices.size(),
+               args.jobs, engine::to_string(run.job_kind), run.partitions_per_job, run.devices.size(),
                run.backend.c_str(), args.workers_per_gpu, args.winning);
   auto inputs = job_inputs(args, *keys, **eng);
   if (!inputs) return fail(inputs.message());
@@ -367,9 +411,11 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->check(CLI::Range(6, 28))
       ->capture_default_str();
   cmd->add_option("--filecoin", args->filecoin,
-                  "Real circuits from virtual sectors instead of synthetic ones: this one (e.g. porep-32g) "
-                  "for the jobs and WinningPoSt of its sector size (fake keys of their shapes)");
-  cmd->add_option("--jobs", args->jobs, "PoRep C2 jobs, submitted at once")->capture_default_str();
+                  "Real circuits from virtual sectors instead of synthetic ones: this one for the jobs "
+                  "(porep-32g: PoRep C2 jobs from the C1; wpost-32g: WindowPoSt jobs from the vanilla "
+                  "proofs, one at a time) and WinningPoSt of its sector size (fake keys of their shapes)");
+  cmd->add_option("--jobs", args->jobs, "PoRep C2 jobs submitted at once (WindowPoSt: one at a time)")
+      ->capture_default_str();
   cmd->add_option("--partitions-per-job", args->partitions_per_job,
                   "Generic jobs of P partitions instead of PoRep C2 (10); 0: PoRep C2")
       ->capture_default_str();

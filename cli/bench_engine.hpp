@@ -109,12 +109,17 @@ struct EngineBenchRun {
   std::optional<std::string> filecoin_synthesis;  // --filecoin: how each partition is synthesized
   uint64_t key_bytes = 0;                         // keys and shared inputs, outside the host budget
   double key_s = 0;
-  bool porep_kind = true;  // PoRep C2 jobs, else generic ones
+  // PoRep C2 jobs, all submitted at once; generic ones (--partitions-per-job); or, for a WindowPoSt
+  // circuit, WindowPoSt jobs of one partition each, submitted one at a time so that each job's
+  // time is its submit-to-proof latency (job_ms).
+  engine::JobKind job_kind = engine::JobKind::porep_c2;
+  bool one_at_a_time = false;
   unsigned partitions_per_job = 0;
   BenchClock::time_point start, awaited;  // the first submit; every PoRep job awaited
   std::vector<engine::JobId> porep_ids;
   uint32_t porep_done = 0, porep_partitions_proved = 0;
   engine::JobTimings porep_timings;  // summed over the PoRep jobs
+  std::vector<double> job_ms;        // each job's submit to result, when one_at_a_time
   std::vector<double> winning_ms;
   engine::EngineStatus status;  // once every PoRep job is awaited
 };

@@ -33,14 +33,16 @@ Result<EngineBenchCircuit> filecoin_engine_circuit(const std::string& id, uint64
   c.name = part->name;
   c.constraints = as->a.size();
   c.key = std::make_shared<const groth16::ProvingKey>(fake_key(*as, pool));
-  if (!part->c1_json.empty()) {
-    // PoRep: the job is the provider's commit-phase-1 output, and the engine synthesizes every
-    // partition from it, as it does for a real request (--presynthesized copies one instead).
-    filecoin::ProofRequest request;
-    request.kind = filecoin::ProofKind::seal;
-    request.vanilla.push_back(std::move(part->c1_json));
-    c.synthesis = "every partition synthesized in the engine from the C1 (" + part->vanilla + ")";
-    c.input = engine::FilecoinInput{std::make_shared<const engine::FilecoinRequest>(std::move(request)), {}};
+  if (part->request) {
+    // PoRep and PoSt: the job is the provider's request (the commit-phase-1 output, the sectors'
+    // vanilla proofs), and the engine prepares and synthesizes every partition from it, as it does
+    // for a real request (--presynthesized copies one instead).
+    c.synthesis = "every partition synthesized in the engine from the " +
+                  std::string(part->request->kind == filecoin::ProofKind::seal ? "C1" : "vanilla proofs") +
+                  " (" + part->vanilla + ")";
+    for (const auto& v : part->request->vanilla) c.held_bytes += v.size();
+    c.input =
+        engine::FilecoinInput{std::make_shared<const engine::FilecoinRequest>(std::move(*part->request)), {}};
   } else {
     // The engine takes the partition already synthesized and copies it for each partition of a job.
     c.held_bytes = assignment_bytes(*as);
@@ -54,9 +56,16 @@ Result<EngineBenchCircuit> filecoin_engine_circuit(const std::string& id, uint64
 Result<std::string> winning_circuit_for(const std::string& id) {
   auto circuit = filecoin::parse_circuit_id(id);
   if (!circuit) return circuit.error();
-  if (circuit->kind != filecoin::CircuitKind::porep)
-    return make_input_error("--filecoin " + id + ": the jobs are PoRep C2 jobs, a porep-* circuit is needed");
+  if (circuit->kind != filecoin::CircuitKind::porep && circuit->kind != filecoin::CircuitKind::window_post)
+    return make_input_error(
+        "--filecoin " + id +
+        ": the jobs are PoRep C2 or WindowPoSt jobs, a porep-* or wpost-* circuit is needed");
   return filecoin::circuit_id_string({filecoin::CircuitKind::winning_post, circuit->sector_size});
+}
+
+bool filecoin_window_post(const std::string& id) {
+  auto circuit = filecoin::parse_circuit_id(id);
+  return circuit && circuit->kind == filecoin::CircuitKind::window_post;
 }
 
 }  // namespace cuzk::cli

@@ -30,7 +30,11 @@ struct EngineBenchCircuit {
 Result<EngineBenchCircuit> filecoin_engine_circuit(const std::string& id, uint64_t seed, unsigned threads,
                                                    ThreadPool& pool);
 
-// "winning-32g" for "porep-32g": the WinningPoSt circuit of the same sector size.
+// "winning-32g" for "porep-32g" or "wpost-32g": the WinningPoSt circuit of the same sector size
+// (the jobs are PoRep C2 or WindowPoSt jobs).
 Result<std::string> winning_circuit_for(const std::string& id);
+
+// True for a WindowPoSt circuit id ("wpost-32g").
+bool filecoin_window_post(const std::string& id);
 
 }  // namespace cuzk::cli

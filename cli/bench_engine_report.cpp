@@ -148,7 +148,13 @@ void print_summary(const EngineBenchArgs& args, const EngineBenchRun& run, const
   if (run.filecoin_synthesis) std::printf("%-16s %s\n", "partitions", run.filecoin_synthesis->c_str());
   std::printf("%-16s %s\n", "peak host RSS", gib(peak_rss_bytes()).c_str());
   std::printf("%-16s %u x %u partitions (%s), %u proved\n", "jobs", args.jobs, run.partitions_per_job,
-              run.porep_kind ? "porep_c2" : "generic", run.porep_partitions_proved);
+              engine::to_string(run.job_kind), run.porep_partitions_proved);
+  if (run.one_at_a_time) {
+    std::printf("%-16s one at a time; submit to proof, ms:", "job latency");
+    for (double ms : run.job_ms) std::printf(" %.1f", ms);
+    if (!run.job_ms.empty()) std::printf(" (median %.1f)", median_of(run.job_ms));
+    std::printf("\n");
+  }
   std::printf("%-16s %.3f s\n", "wall", r.wall_s);
   std::printf("%-16s %.2f partitions/min\n", "throughput", r.partitions_per_min);
   std::printf("%-16s %.3f s", "s per job", r.per_job_s);
@@ -296,7 +302,8 @@ nlohmann::json result_json(const EngineBenchArgs& args, const EngineBenchRun& ru
       {"constraints", run.porep.constraints},
       {"domain", run.porep.domain},
       {"key_host_bytes", run.key_bytes},
-      {"job_kind", run.porep_kind ? "porep_c2" : "generic"},
+      {"job_kind", engine::to_string(run.job_kind)},
+      {"job_latencies_ms", run.job_ms},
       {"jobs", args.jobs},
       {"jobs_done", run.porep_done},
       {"run.partitions_per_job", run.partitions_per_job},

@@ -12,6 +12,7 @@
 #include "filecoin/circuits/update_synthesis.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
 #include "filecoin/formats/c1_json.hpp"
+#include "filecoin/formats/vanilla_bincode.hpp"
 #include "filecoin/vanilla/post_virtual.hpp"
 #include "filecoin/vanilla/update.hpp"
 #include "filecoin/vanilla/update_virtual.hpp"
@@ -62,6 +63,14 @@ Result<BenchPartition> post_partition(const filecoin::CircuitId& id, uint64_t se
   r.rng_seed = seed;
   auto proofs = filecoin::vanilla::virtual_post_proofs(r);
   if (!proofs) return proofs.error();
+  b.request.emplace();
+  b.request->kind = winning ? filecoin::ProofKind::winning_post : filecoin::ProofKind::window_post;
+  b.request->proof_id = type->id;
+  b.request->randomness = r.randomness;
+  for (const auto& proof : *proofs) {
+    const auto bytes = filecoin::write_post_vanilla_proof(proof);
+    b.request->vanilla.emplace_back(bytes.begin(), bytes.end());
+  }
   b.vanilla_s = seconds_since(t);
   b.vanilla = (kind == PostKind::winning
                    ? "one virtual sector's vanilla proof (66 challenges)"
@@ -129,7 +138,9 @@ Result<BenchPartition> porep_partition(const filecoin::CircuitId& id, uint64_t s
   b.vanilla_s = seconds_since(t);
   b.partitions = c1->vanilla_proofs.size();
   b.vanilla = "virtual C1 (" + std::string(type->name) + "), partition 0 of " + std::to_string(b.partitions);
-  b.c1_json = filecoin::write_c1_json(*c1);
+  b.request.emplace();
+  b.request->kind = filecoin::ProofKind::seal;
+  b.request->vanilla.push_back(filecoin::write_c1_json(*c1));
 
   t = Clock::now();
   auto part = filecoin::porep_partition_from_c1(*c1, 0);

@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/result.hpp"
+#include "filecoin/proofs/proof_request.hpp"
 #include "filecoin/types/parameter_files.hpp"
 #include "r1cs/circuits/circuit.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -30,8 +32,11 @@ struct BenchPartition {
   std::shared_ptr<const r1cs::Circuit> circuit;
   std::vector<Fr> public_inputs;  // the verifier's, without ONE
   double vanilla_s = 0;           // the virtual inputs made
-  std::string c1_json;            // PoRep: the virtual commit-phase-1 output, as a provider hands it over
-  double check_s = 0;             // checked as a provider's inputs are, and the circuit built
+  // PoRep and PoSt: the request a provider would send for this proof (the virtual commit-phase-1
+  // output; the PoSt sectors' vanilla proofs in bincode), which the engine prepares and synthesizes
+  // itself. Unset for SnapDeals, whose bench partition is handed over synthesized.
+  std::optional<filecoin::ProofRequest> request;
+  double check_s = 0;  // checked as a provider's inputs are, and the circuit built
   // Synthesis on `threads` threads where the circuit splits (PoRep's and SnapDeals' challenges,
   // PoSt's circuit sectors), else on one.
   bool parallel = false;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 28's timing criterion on the GPU machine: one PoRep C2 job (a virtual sector's C1 in Curio's
 # wrapper) submitted through Curio's cuzk.v1 API and through cuzkd's own API, alternating, on one
-# daemon; the submit-to-proof seconds of each and their ratio. One call, within 10 minutes at 32 GiB
-# with the default two rounds (four jobs of ~100 s, bound by the host's synthesis).
+# daemon, after an untimed warm-up job; the submit-to-proof seconds of each and their ratio. One
+# call, within 5 minutes at 32 GiB with the default two rounds (the key, then five jobs of ~18 s).
 #
 #   tools/device-curio-compare.sh [BUILD_DIR] [SIZE] [ROUNDS]
 #     BUILD_DIR  holds cli/cuzk, server/cuzkd, bench/curio/cuzkd-bench and bench/curio/cuzk-curio-compare

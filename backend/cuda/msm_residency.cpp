@@ -188,7 +188,7 @@ Result<std::pair<MsmConfig, MsmPlan>> MsmResidency::resident_plan(const MsmReque
   cfg.referenced_bases = o.shared_bases != nullptr;
   cfg.narrow_windows = o.msm_narrow_windows;
   cfg.max_bases = sh.nb;  // density form: tables for the present variables only
-  const double cap = o.resident_fraction * double(dev_.budget);
+  const double cap = resident_cap();
   const size_t own_work = shared_work_ ? shared_work_->bytes() : 0;
   auto mix = sample_mix(rq, device_scalars ? device_scalars : dev_.kept.copy_of(rq.scalars), dev_.stream());
   if (!mix) return mix.error();
@@ -225,6 +225,27 @@ Result<std::pair<MsmConfig, MsmPlan>> MsmResidency::resident_plan(const MsmReque
   return std::make_pair(cfg, *rp);
 }
 
+size_t MsmResidency::streaming_reserve() const {
+  if (streaming_reserve_) return streaming_reserve_;
+  constexpr size_t kChunk = size_t(1) << 22;
+  MsmConfig cfg;
+  cfg.chunk_points = kChunk;
+  cfg.window_bits = streamed_windows(kChunk).front();
+  // Two chunks: the plan of a context cut into passes (its alternating chunk buffers).
+  auto plan = Msm<G2Affine>::plan(2 * kChunk, cfg, true);
+  streaming_reserve_ = plan ? plan->total_bytes() : size_t(1) << 30;
+  return streaming_reserve_;
+}
+
+double MsmResidency::resident_cap() const {
+  const double fraction = dev_.options.resident_fraction * double(dev_.budget);
+  // The reserve is at most a quarter of the budget: on a small one a streamed MSM takes smaller
+  // chunks rather than every context streaming.
+  const size_t reserve = std::min(streaming_reserve(), dev_.budget / 4);
+  const size_t apart = dev_.compiled_resident + dev_.kept.bytes() + reserve;
+  return std::min(fraction, dev_.budget > apart ? double(dev_.budget - apart) : 0.0);
+}
+
 Status MsmResidency::grow_work_area(size_t bytes) {
   auto grown = MsmWorkspace::create(dev_.device(), bytes);
   if (!grown) return grown.error();
@@ -253,7 +274,7 @@ Result<Msm<Affine>*> MsmResidency::resident_context(const MsmRequest<Affine>& rq
     const size_t have = shared_work_ ? shared_work_->bytes() : 0;
     return rp.base_bytes + (rp.work_bytes > have ? rp.work_bytes : 0);
   };
-  const double cap = dev_.options.resident_fraction * double(dev_.budget);
+  const double cap = resident_cap();
   // Contexts this call has not used (other parameter sets) give way, least recently used first.
   while (double(dev_.resident + needed()) > cap && evict_one_idle()) {
   }
@@ -301,7 +322,9 @@ Result<Msm<Affine>> MsmResidency::streamed_context(const MsmRequest<Affine>& rq,
   std::optional<MsmConfig> chosen;
   size_t bytes = 0, avail = 0;
   const auto search = [&] {
-    for (size_t chunk = sh.max_points; !chosen && chunk >= 1024; chunk /= 2) {
+    // Chunks from all the points down to 1024 (or to all of them, for fewer: an input MSM).
+    const size_t smallest = std::min<size_t>(sh.max_points, 1024);
+    for (size_t chunk = sh.max_points; !chosen && chunk >= smallest; chunk /= 2) {
       for (unsigned c : streamed_windows(chunk)) {
         MsmConfig cfg;
         cfg.chunk_points = chunk < sh.max_points ? chunk : 0;

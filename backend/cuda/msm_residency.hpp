@@ -113,6 +113,15 @@ class MsmResidency {
   template <class Affine>
   Result<std::pair<MsmConfig, MsmPlan>> resident_plan(const MsmRequest<Affine>& rq, const MsmShape& sh,
                                                       const Fr* device_scalars);
+  // The bytes resident contexts (bases and work area) may hold: the options' resident fraction of
+  // the budget, and never so much that an MSM streaming its bases in chunks of 2^22 points (or a
+  // quarter of the budget, the less) could not run beside them, the kept h and the compiled
+  // circuit. On a small budget the density-form
+  // contexts of a real circuit (its A and B queries) fit the fraction, and without the reserve the
+  // H query, which streams, would find no room left.
+  double resident_cap() const;
+  // The device bytes of the larger (G2's) context streaming its bases in chunks of 2^22 points.
+  size_t streaming_reserve() const;
   // Grows the shared work area to `bytes` (every context moves into the new one).
   Status grow_work_area(size_t bytes);
   // The device copy of a request's bases in the shared store (uploaded if absent), held until the
@@ -139,6 +148,7 @@ class MsmResidency {
   std::shared_ptr<MsmWorkspace> shared_work_;
   // Shared bases the current call uses (DeviceBases handles), released when it returns.
   std::vector<std::shared_ptr<const void>> call_holds_;
+  mutable size_t streaming_reserve_ = 0;  // computed once
 };
 
 }  // namespace cuzk::cuda

@@ -4,6 +4,7 @@
 #include "backend/cuda/msm/window.hpp"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include "backend/cpu/msm.hpp"
 
@@ -106,6 +107,18 @@ TEST(MsmWindow, StreamedWindowsGoFromThePlainChoiceDownToFour) {
       EXPECT_EQ(ws[i - 1] - ws[i], ws[i - 1] > 6 ? 2u : 1u);
     }
   }
+}
+
+// An MSM of a few points (a proof's input part streams when nothing may stay resident) picks a
+// window below the kernels' floor; it is tried at 4, never left without one.
+TEST(MsmWindow, StreamedWindowsOfAFewPointsStartAtFour) {
+  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(20), size_t(100), size_t(328), size_t(1000)}) {
+    const auto ws = streamed_windows(n);
+    ASSERT_FALSE(ws.empty()) << n;
+    EXPECT_EQ(ws.front(), std::max(msm_pick_window(n, 1), 4u)) << n;
+    EXPECT_EQ(ws.back(), 4u) << n;
+  }
+  EXPECT_LT(msm_pick_window(20, 1), 4u);  // the case this guards
 }
 
 // The resident window follows the scalars: uniform scalars keep the dense choice, a witness of mostly

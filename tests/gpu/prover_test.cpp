@@ -226,6 +226,33 @@ TEST_F(CudaProver, TightBudgetsPickLeanPlansAndStillAgree) {
   }
 }
 
+// Nothing may stay resident: every MSM streams its bases, the input parts of a few points (fewer
+// than a chunk's floor of 1024) included.
+TEST_F(CudaProver, EveryMsmStreamedWhenNoneMayBeResident) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  cuda::CudaBackendOptions o;
+  o.device = gputest::test_device();
+  o.vram_budget = size_t(256) << 20;
+  o.resident_fraction = 0;
+  auto gpu = cuda::CudaBackend::create(o);
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  for (unsigned log_domain : {10u, 14u}) {
+    SCOPED_TRACE(log_domain);
+    Keyed k = synthetic(log_domain);
+    auto as = r1cs::synthesize_for_proving(*k.circuit);
+    ASSERT_TRUE(as.ok());
+    expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());
+    bool streamed = false;
+    for (const auto& p : (*gpu)->plan_log()) {
+      if (p.stage.rfind("msm ", 0) != 0 || p.stage == "msm scalars") continue;
+      EXPECT_EQ(p.choice.find("resident"), std::string::npos) << p.stage << ": " << p.choice;
+      streamed = streamed || p.choice.find("streamed") != std::string::npos;
+    }
+    EXPECT_TRUE(streamed);
+  }
+}
+
 TEST_F(CudaProver, BudgetTooSmallIsAClearError) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
