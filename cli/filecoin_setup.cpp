@@ -10,15 +10,12 @@
 #include <unistd.h>
 
 #include "cli/filecoin_commands.hpp"
+#include "cli/filecoin_test_key.hpp"
 #include "cli/options.hpp"
 #include "cli/setup_progress.hpp"
 #include "common/thread_pool.hpp"
-#include "engine/device_set.hpp"
-#include "filecoin/proofs/blank_circuit.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
-#include "groth16/setup.hpp"
 #include "io/bellman.hpp"
-#include "r1cs/matrices.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -61,26 +58,13 @@ int run_filecoin_setup(const FilecoinSetupArgs& args) {
   if (ec) return fail("cannot create " + dir.string() + ": " + ec.message());
 
   ThreadPool pool(args.threads);
-  r1cs::ConstraintMatrices matrices;
-  {
-    Stage stage("shape of the circuit", args.quiet);
-    auto circuit = filecoin::blank_circuit(*id);
-    if (!circuit) return fail(args.circuit + ": " + circuit.message());
-    r1cs::RecordingSystem shape(false);
-    if (auto st = (*circuit)->synthesize(shape); !st) return fail(args.circuit + ": " + st.message());
-    matrices = shape.matrices();
-    stage.done();
-  }
-  groth16::SetupOptions options;
-  options.seed = args.toxic_seed;
-  auto on = engine::attach_setup_device(args.backend, args.device, options);
-  if (!on) return fail(on.message());
-  if (!args.quiet)
-    std::fprintf(stderr, "  %s: %zu constraints; generator multiples on %s\n", args.circuit.c_str(),
-                 matrices.num_constraints(), on->c_str());
-  Result<groth16::ProvingKey> pk = generate_parameters_shown(matrices, options, pool, args.quiet);
+  TestKeyOptions options;
+  options.toxic_seed = args.toxic_seed;
+  options.backend = args.backend;
+  options.device = args.device;
+  options.quiet = args.quiet;
+  Result<groth16::ProvingKey> pk = make_filecoin_test_key(*id, options, pool);
   if (!pk) return fail(pk.message());
-  matrices = {};  // hundreds of MB at PoRep size, no longer needed
   {
     Stage stage("write", args.quiet);
     auto params = to_bellman(*pk);

@@ -67,7 +67,9 @@ int run_setup(const SetupArgs& args) {
   auto on = engine::attach_setup_device(args.backend, args.device, options);
   if (!on) return fail(on.message());
   if (!args.quiet) std::fprintf(stderr, "  generator multiples on %s\n", on->c_str());
-  Result<groth16::ProvingKey> pk = generate_parameters_shown(matrices, options, pool, args.quiet);
+  if (auto st = matrices.validate(); !st) return fail(st.message());
+  Result<groth16::ProvingKey> pk =
+      generate_parameters_shown(groth16::setup_circuit(matrices), options, pool, args.quiet);
   if (!pk) return fail(pk.message());
   {
     Stage stage("write", args.quiet);

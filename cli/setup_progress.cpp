@@ -14,13 +14,16 @@ namespace {
 constexpr size_t kHostChunk = size_t(1) << 16, kDeviceChunk = size_t(1) << 22;
 constexpr double kG2Weight = 3;
 
-// Wires with a nonzero polynomial in `rows` (and, for A, every input: its x_i · 0 = 0 row).
-size_t wires_used(const std::vector<r1cs::SparseRow>& rows, size_t wires, size_t inputs) {
+// Wires with a term on `side` (and, for A, every input: its x_i · 0 = 0 row). A wire whose terms
+// cancel counts too, so the total may exceed the points made by a few: progress, not accounting.
+size_t wires_used(const groth16::SetupCircuit& m, unsigned side) {
+  const size_t wires = m.num_wires();
   std::vector<bool> used(wires, false);
-  for (size_t i = 0; i < inputs; ++i) used[i] = true;
-  for (const auto& row : rows)
-    for (const auto& [wire, coeff] : row)
-      if (wire < wires && !coeff.is_zero()) used[wire] = true;
+  if (side == 0)
+    for (size_t i = 0; i < m.num_inputs; ++i) used[i] = true;
+  m.for_each_term(side, [&](size_t, uint32_t wire, const Fr& coeff) {
+    if (wire < wires && !coeff.is_zero()) used[wire] = true;
+  });
   return size_t(std::count(used.begin(), used.end(), true));
 }
 
@@ -55,14 +58,14 @@ groth16::GeneratorMulMany<Affine> counted(groth16::GeneratorMulMany<Affine> inne
 
 }  // namespace
 
-void track_setup_progress(const r1cs::ConstraintMatrices& m, groth16::SetupOptions& options, ThreadPool& pool,
+void track_setup_progress(const groth16::SetupCircuit& m, groth16::SetupOptions& options, ThreadPool& pool,
                           std::shared_ptr<StageProgress> shown) {
   if (!shown || !shown->enabled()) return;
-  const size_t rows = m.num_constraints() + m.num_inputs;
+  const size_t rows = m.num_constraints + m.num_inputs;
   size_t domain = 1;
   while (domain < rows) domain *= 2;
   const size_t wires = m.num_wires();
-  const size_t a = wires_used(m.a, wires, m.num_inputs), b = wires_used(m.b, wires, 0);
+  const size_t a = wires_used(m, 0), b = wires_used(m, 1);
   auto shared = std::make_shared<Shared>();
   shared->shown = std::move(shown);
   shared->total = double(wires + (domain - 1) + a + b) + kG2Weight * double(b);
@@ -85,7 +88,7 @@ void track_setup_progress(const r1cs::ConstraintMatrices& m, groth16::SetupOptio
   options.g2_mul_many = counted(std::move(options.g2_mul_many), chunk, kG2Weight, shared);
 }
 
-Result<groth16::ProvingKey> generate_parameters_shown(const r1cs::ConstraintMatrices& m,
+Result<groth16::ProvingKey> generate_parameters_shown(const groth16::SetupCircuit& m,
                                                       groth16::SetupOptions& options, ThreadPool& pool,
                                                       bool quiet) {
   const char* const stage_name = "parameters (τ, α, β, γ, δ)";

@@ -13,12 +13,12 @@ namespace cuzk::cli {
 // Routes options' g1_mul_many / g2_mul_many through counting wrappers (the host's fixed-base tables
 // on `pool` when none is set, as generate_parameters would use) that show the share of the points
 // made on `shown`. A G2 point counts as three G1 points (its cost). No-op when `shown` is disabled.
-void track_setup_progress(const r1cs::ConstraintMatrices& m, groth16::SetupOptions& options, ThreadPool& pool,
+void track_setup_progress(const groth16::SetupCircuit& m, groth16::SetupOptions& options, ThreadPool& pool,
                           std::shared_ptr<StageProgress> shown);
 
 // groth16::generate_parameters as the "parameters" stage of `cuzk setup` (and `setup --filecoin`):
 // its time, and its progress while it runs unless `quiet`.
-Result<groth16::ProvingKey> generate_parameters_shown(const r1cs::ConstraintMatrices& m,
+Result<groth16::ProvingKey> generate_parameters_shown(const groth16::SetupCircuit& m,
                                                       groth16::SetupOptions& options, ThreadPool& pool,
                                                       bool quiet);
 

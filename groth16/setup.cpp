@@ -1,6 +1,7 @@
 #include "groth16/setup.hpp"
 
 #include <atomic>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,10 @@ struct QapAtTau {
   Fr z;  // Z(τ) = τ^m − 1
 };
 
-Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttDomain& domain, const Fr& tau,
+Result<QapAtTau> evaluate_qap(const SetupCircuit& m, const cpu::NttDomain& domain, const Fr& tau,
                               ThreadPool& pool) {
   const size_t n = domain.size();
-  const size_t rows = m.num_constraints() + m.num_inputs;
+  const size_t rows = m.num_constraints + m.num_inputs;
   // L_j(τ) = ω^j / (τ − ω^j) · Z(τ)/n for the rows in use, in parallel chunks: each chunk starts its
   // powers of ω with one exponentiation and inverts its (τ − ω^j) with one batch inversion. τ is a
   // random field element: τ = ω^j has probability n/r.
@@ -60,25 +61,67 @@ Result<QapAtTau> evaluate_qap(const r1cs::ConstraintMatrices& m, const cpu::NttD
   q.v.assign(wires, Fr::zero());
   q.w.assign(wires, Fr::zero());
   // Rows scatter into shared wires, so each matrix is one task (three in parallel). O(nonzeros).
-  const std::vector<r1cs::SparseRow>* sides[3] = {&m.a, &m.b, &m.c};
   std::vector<Fr>* into[3] = {&q.u, &q.v, &q.w};
+  std::atomic<bool> out_of_range{false};
   pool.run(3, [&](size_t k) {
-    const auto& rows_k = *sides[k];
     auto& out = *into[k];
-    for (size_t j = 0; j < m.num_constraints(); ++j)
-      for (const auto& [wire, coeff] : rows_k[j]) out[wire] += coeff * lagrange[j];
+    m.for_each_term(unsigned(k), [&](size_t row, uint32_t wire, const Fr& coeff) {
+      if (row >= m.num_constraints || wire >= wires) {
+        out_of_range = true;
+        return;
+      }
+      out[wire] += coeff * lagrange[row];
+    });
   });
+  if (out_of_range) return make_error("setup: a term's row or wire is out of the circuit's range");
   // The input constraints x_i · 0 = 0, appended after the circuit's (formats.md §3.1).
-  for (size_t i = 0; i < m.num_inputs; ++i) q.u[i] += lagrange[m.num_constraints() + i];
+  for (size_t i = 0; i < m.num_inputs; ++i) q.u[i] += lagrange[m.num_constraints + i];
   return q;
 }
 
 }  // namespace
 
+SetupCircuit setup_circuit(const r1cs::ConstraintMatrices& m) {
+  SetupCircuit c;
+  c.num_constraints = m.num_constraints();
+  c.num_inputs = m.num_inputs;
+  c.num_aux = m.num_aux;
+  c.for_each_term = [&m](unsigned side, const SetupCircuit::TermFn& fn) {
+    const std::vector<r1cs::SparseRow>& rows = side == 0 ? m.a : side == 1 ? m.b : m.c;
+    for (size_t j = 0; j < rows.size(); ++j)
+      for (const auto& [wire, coeff] : rows[j]) fn(j, wire, coeff);
+  };
+  return c;
+}
+
+SetupCircuit setup_circuit(const r1cs::CompiledCircuit& c) {
+  SetupCircuit s;
+  s.num_constraints = c.num_constraints();
+  s.num_inputs = c.num_inputs();
+  s.num_aux = c.num_aux();
+  s.has_c = c.has_c();
+  s.for_each_term = [&c](unsigned side, const SetupCircuit::TermFn& fn) {
+    const r1cs::CompiledSide& rows = c.side(r1cs::Side(side));
+    if (!rows.present()) return;
+    const std::span<const Fr> coeffs = c.coeffs();
+    for (size_t r = 0; r < c.num_constraints(); ++r)
+      for (uint32_t t = rows.row_start[r]; t < rows.row_start[r + 1]; ++t)
+        fn(r, rows.wire[t], coeffs[rows.coeff[t]]);
+  };
+  return s;
+}
+
 Result<ProvingKey> generate_parameters(const r1cs::ConstraintMatrices& m, const SetupOptions& options,
                                        ThreadPool& pool) {
   CUZK_TRY_STATUS(m.validate());
-  const size_t rows = m.num_constraints() + m.num_inputs;
+  return generate_parameters(setup_circuit(m), options, pool);
+}
+
+Result<ProvingKey> generate_parameters(const SetupCircuit& m, const SetupOptions& options, ThreadPool& pool) {
+  if (m.num_inputs == 0 || !m.for_each_term)
+    return make_error("setup: a circuit without ONE or without terms");
+  if (!m.has_c) return make_error("setup: the circuit's C is not recorded (compiled without C)");
+  const size_t rows = m.num_constraints + m.num_inputs;
   unsigned log_m = 0;
   while ((size_t(1) << log_m) < rows) ++log_m;
   if (log_m > cpu::NttDomain::kMaxLogSize)

@@ -107,11 +107,11 @@ struct DaemonConfig {
   // While this file exists every journal write fails as on a full disk (a drill).
   std::string journal_write_fault_file;
 
-  // Benchmarks with fake keys only (bench/curio's cuzkd-bench; never from the file or the flags):
-  // parameter sets in memory by name, and proofs accepted although they fail their pairing check
-  // (engine::EngineConfig::ignore_verify_for_benchmarks). With the latter set, every job that ends
-  // with proofs is reported FAILED with kBenchmarkProofsNotValid, its proofs attached for their
-  // size: no client can take such a proof for a valid one.
+  // Benchmarks only (bench/curio's cuzkd-bench; never from the file or the flags): parameter sets in
+  // memory by name (fake or test keys), and, for fake keys, proofs accepted although they fail their pairing
+  // check (engine::EngineConfig::ignore_verify_for_benchmarks). With the latter set, every job that ends with
+  // proofs is reported FAILED with kBenchmarkProofsNotValid, its proofs attached for their size: no client
+  // can take such a proof for a valid one.
   std::map<std::string, std::shared_ptr<const groth16::ProvingKey>> benchmark_keys;
   bool benchmark_unverified_proofs = false;
 

@@ -9,12 +9,14 @@
 #                (default build-cuda; /tmp/p/b for tools/device-pack.sh's package, whose libraries in
 #                /tmp/p/lib are then put on LD_LIBRARY_PATH)
 #     SIZE       32g (default): the official parameters (47 GB) cannot be on the machine, so the daemon
-#                is cuzkd-bench, cuzkd holding a fake key of the circuit's exact shape: its results come
-#                back FAILED "NOT VALID ...", proofs attached, and time the same work a real key would.
+#                is cuzkd-bench, cuzkd holding a key made at start: with KEY=fake (the default) random
+#                points of the circuit's exact shape, made in seconds, whose results come back FAILED
+#                "NOT VALID ...", proofs attached, and time the same work a real key would; with
+#                KEY=test a test setup of the circuit (minutes), whose proofs verify.
 #                2k: cuzkd with real 2 KiB parameters, made here by `cuzk setup` unless PARAMS_DIR has
 #                them; FAKE=1 uses cuzkd-bench at 2 KiB too.
 #     ROUNDS     rounds of one job through each API (default 2; the order alternates each round)
-#   Environment: BACKEND (cuda; cpu to try it without a GPU), OUT (else ./device-curio-out),
+#   Environment: BACKEND (cuda; cpu to try it without a GPU), KEY (fake or test, 32g), OUT (else ./device-curio-out),
 #                PARAMS_DIR (2k: existing parameters), WORKERS (device workers, default 2 on cuda).
 #
 # $OUT gets env.txt, cuzkd.toml, cuzkd.log, seal.log, compare.log, compare.json, summary.txt.
@@ -115,20 +117,24 @@ param_dir = "$P"
 EOF
 # The native API names no parameter file: the daemon finds it by its official name here.
 export FIL_PROOFS_PARAMETER_CACHE=$P
-if ((fake)); then
-  log "cuzkd-bench --fake-key $circuit (the key takes about a minute at 32 GiB)"
+if ((fake)) && [ "${KEY:-fake}" = test ]; then
+  log "cuzkd-bench --test-key $circuit (a setup: minutes at 32 GiB)"
+  "$BENCHD" --config "$O/cuzkd.toml" --test-key "$circuit" --toxic-seed 1 --setup-backend "$BACKEND" \
+    >"$O/cuzkd.log" 2>&1 &
+elif ((fake)); then
+  log "cuzkd-bench --fake-key $circuit (the key takes about 15 s at 32 GiB)"
   "$BENCHD" --config "$O/cuzkd.toml" --fake-key "$circuit" >"$O/cuzkd.log" 2>&1 &
 else
   log "cuzkd"
   "$CUZKD" --config "$O/cuzkd.toml" >"$O/cuzkd.log" 2>&1 &
 fi
 daemon_pid=$!
-for _ in $(seq 600); do
+for _ in $(seq 1200); do
   grep -q "event=started" "$O/cuzkd.log" && break
   kill -0 "$daemon_pid" 2>/dev/null || die "the daemon stopped (cuzkd.log: $(tail -2 "$O/cuzkd.log"))"
   sleep 0.5
 done
-grep -q "event=started" "$O/cuzkd.log" || die "the daemon did not start within 300 s (cuzkd.log)"
+grep -q "event=started" "$O/cuzkd.log" || die "the daemon did not start within 600 s (cuzkd.log)"
 grep -E "cuzkd-bench:" "$O/cuzkd.log" | tee -a "$O/summary.txt"
 
 # 4. The comparison: each round one job through each API, the order alternating.

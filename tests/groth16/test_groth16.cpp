@@ -11,6 +11,7 @@
 #include "groth16/verifier.hpp"
 #include "io/bellman.hpp"
 #include "io/proof.hpp"
+#include "r1cs/compiled/compiler.hpp"
 #include "r1cs/matrices.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -408,6 +409,46 @@ TEST_F(Groth16Test, KeySurvivesBellmanParamsRoundTrip) {
   auto ok = verify_proof(f.pvk, *proof, inputs);
   ASSERT_TRUE(ok.ok());
   EXPECT_TRUE(*ok);
+}
+
+// The setup from a compiled circuit (8-byte terms: what makes a 2^27 setup fit the host) gives the
+// parameters of its matrices, byte for byte, though the compiled form merges a row's terms of one
+// wire and drops those that cancel; one compiled without C is refused.
+TEST_F(Groth16Test, TheCompiledCircuitGivesTheParametersOfItsMatrices) {
+  SCOPED_TRACE(seed_);
+  const Fr x = random_fr(rng_);
+  const Synth cubic = cubic_circuit(x, 9);
+  // Repeated and cancelling terms: (x + x + 3·w − 3·w)·(x) = 2·x², and a sum that cancels to zero.
+  const Synth merged = [x](ConstraintSystem& cs) {
+    const Variable vx = cs.alloc(x);
+    const Variable vw = cs.alloc(x + Fr::one());
+    const Variable vy = cs.alloc_input(x.sqr() + x.sqr());
+    cs.enforce(LinearCombination(vx) + LinearCombination(vx) + LinearCombination(vw, Fr::from_u64(3)) -
+                   LinearCombination(vw, Fr::from_u64(3)),
+               vx, vy);
+    cs.enforce(LinearCombination(vw) - LinearCombination(vx), Variable::one(), Variable::one());
+  };
+  for (const Synth* synth : {&cubic, &merged}) {
+    r1cs::RecordingSystem shape(false);
+    (*synth)(shape);
+    const r1cs::ConstraintMatrices m = shape.matrices();
+    auto compiled = r1cs::compile(m);
+    ASSERT_TRUE(compiled.ok()) << compiled.message();
+    const uint64_t seed = rng_();
+    auto from_matrices = generate_parameters(m, {seed});
+    auto from_compiled = generate_parameters(setup_circuit(*compiled), {seed});
+    ASSERT_TRUE(from_matrices.ok()) << from_matrices.message();
+    ASSERT_TRUE(from_compiled.ok()) << from_compiled.message();
+    auto a = to_bellman(*from_matrices), b = to_bellman(*from_compiled);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(serialize_bellman_params(*a), serialize_bellman_params(*b));
+
+    auto without_c = r1cs::compile(m, r1cs::CompileOptions{.keep_c = false});
+    ASSERT_TRUE(without_c.ok()) << without_c.message();
+    auto refused = generate_parameters(setup_circuit(*without_c), {seed});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("C is not recorded"), std::string::npos) << refused.message();
+  }
 }
 
 }  // namespace
