@@ -16,7 +16,8 @@
 #                2k: cuzkd with real 2 KiB parameters, made here by `cuzk setup` unless PARAMS_DIR has
 #                them; FAKE=1 uses cuzkd-bench at 2 KiB too.
 #     ROUNDS     rounds of one job through each API (default 2; the order alternates each round)
-#   Environment: BACKEND (cuda; cpu to try it without a GPU), KEY (fake or test, 32g), OUT (else ./device-curio-out),
+#   Environment: BACKEND (cuda; cpu to try it without a GPU), KEY (fake or test, 32g), WARMUP (untimed
+#                jobs first, default 1), OUT (else ./device-curio-out),
 #                PARAMS_DIR (2k: existing parameters), WORKERS (device workers, default 2 on cuda).
 #
 # $OUT gets env.txt, cuzkd.toml, cuzkd.log, seal.log, compare.log, compare.json, summary.txt.
@@ -139,7 +140,7 @@ grep -E "cuzkd-bench:" "$O/cuzkd.log" | tee -a "$O/summary.txt"
 
 # 4. The comparison: each round one job through each API, the order alternating.
 log "cuzk-curio-compare --rounds $ROUNDS"
-timeout 3000 "$COMPARE" --daemon "unix://$sock" --sector "$W/sector" --rounds "$ROUNDS" \
+timeout 3000 "$COMPARE" --daemon "unix://$sock" --sector "$W/sector" --rounds "$ROUNDS" --warmup "${WARMUP:-1}" \
   --partitions "$partitions" --json "$O/compare.json" 2>&1 | tee "$O/compare.log"
 rc=${PIPESTATUS[0]}
 tail -3 "$O/compare.log" >>"$O/summary.txt"
