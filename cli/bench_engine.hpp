@@ -119,7 +119,9 @@ struct EngineBenchRun {
   std::vector<engine::JobId> porep_ids;
   uint32_t porep_done = 0, porep_partitions_proved = 0;
   engine::JobTimings porep_timings;  // summed over the PoRep jobs
-  std::vector<double> job_ms;        // each job's submit to result, when one_at_a_time
+  // Wall time from the call to submit (the request's parsing and checks included) to the awaited
+  // result: each job's when one_at_a_time, and each WinningPoSt's.
+  std::vector<double> job_ms;
   std::vector<double> winning_ms;
   engine::EngineStatus status;  // once every PoRep job is awaited
 };
