@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/engine_impl.hpp"
+#include "engine/filecoin_input.hpp"
 #include "engine/input_shape.hpp"
 
 namespace cuzk::engine {
@@ -563,7 +564,14 @@ Result<SynthesizedPartition> Engine::synthesize(const std::string& name, const P
 Status Engine::register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key) {
   return impl_->params->register_key(name, std::move(key));
 }
-Status Engine::preload_params(const std::string& name) { return impl_->params->preload(name); }
+// A Filecoin parameter file's compiled circuit is readied beside it, in the background.
+Status Engine::preload_params(const std::string& name) {
+  CUZK_TRY_STATUS(impl_->params->preload(name));
+  if (impl_->compiled)
+    if (const auto id = circuit_of_parameter_file(name))
+      prefetch_compiled_circuit(*impl_->compiled, *id, impl_->max_synthesis_threads());
+  return Status::Ok();
+}
 Status Engine::evict_params(const std::string& name) { return impl_->params->evict(name); }
 
 void Engine::pause() {

@@ -1,7 +1,9 @@
 #include "engine/filecoin_input.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
+#include "engine/compiled_cache.hpp"
 #include "engine/job.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/compiled_circuits.hpp"
@@ -97,6 +99,33 @@ Result<std::string> compiled_circuit_key(const filecoin::CircuitId& id) {
   return "filecoin " + *name + " compiler " + std::to_string(r1cs::kCompilerVersion) + " without C";
 }
 
+namespace {
+
+CompiledBuilder blank_circuit_builder(const filecoin::CircuitId& id, unsigned threads) {
+  return [id, threads]() { return filecoin::compile_blank_circuit(id, threads, {.keep_c = false}); };
+}
+
+}  // namespace
+
+std::optional<filecoin::CircuitId> circuit_of_parameter_file(const std::string& path) {
+  const std::string file = std::filesystem::path(path).filename().string();
+  if (file.rfind("v28-", 0) != 0) return std::nullopt;
+  // Every registered proof's circuit (a handful of kinds and sizes; names are cheap to make).
+  for (auto family :
+       {filecoin::ProofFamily::seal, filecoin::ProofFamily::post, filecoin::ProofFamily::update})
+    for (const auto& p : filecoin::registered_proofs(family)) {
+      const filecoin::CircuitId id{filecoin::circuit_kind(p.kind), p.sector_size};
+      auto name = filecoin::parameter_file_name(id.kind, id.sector_size);
+      if (name && *name == file) return id;
+    }
+  return std::nullopt;
+}
+
+void prefetch_compiled_circuit(CompiledCache& compiled, const filecoin::CircuitId& id, unsigned threads) {
+  auto key = compiled_circuit_key(id);
+  if (key) compiled.prefetch(*key, blank_circuit_builder(id, threads));
+}
+
 Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
                                              CompiledCache* compiled, std::vector<Fr> storage) {
   if (!input.request || !input.partition)
@@ -116,8 +145,7 @@ Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigne
     const filecoin::CircuitId id = prepared->circuit();
     auto key = compiled_circuit_key(id);
     if (!key) return key.error();
-    auto circuit = compiled->get_or_build(
-        *key, [id, threads]() { return filecoin::compile_blank_circuit(id, threads, {.keep_c = false}); });
+    auto circuit = compiled->get_or_build(*key, blank_circuit_builder(id, threads));
     if (!circuit) return circuit.error();
     CUZK_TRY_STATUS(r1cs::attach_compiled(*as, std::move(*circuit)));
   }

@@ -69,4 +69,12 @@ Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigne
 // compiler's version.
 Result<std::string> compiled_circuit_key(const filecoin::CircuitId& id);
 
+// The circuit whose official parameter file `path` names (its file name, in any folder); nothing
+// for any other name.
+std::optional<filecoin::CircuitId> circuit_of_parameter_file(const std::string& path);
+
+// Starts loading or building the compiled circuit of `id` in the background (CompiledCache::prefetch),
+// as its first partition would, on `threads` threads.
+void prefetch_compiled_circuit(CompiledCache& compiled, const filecoin::CircuitId& id, unsigned threads);
+
 }  // namespace cuzk::engine

@@ -5,6 +5,7 @@
 // restart; a tampered vanilla proof or a request under the wrong job kind is refused at submit.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/fault_injection.hpp"
+#include "engine/filecoin_input.hpp"
 #include "engine/request_codec.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
 #include "groth16/verifier.hpp"
@@ -125,6 +127,48 @@ TEST(EngineFilecoin, WindowPostProvesAndVerifiesAgainstTheOfficialVk) {
     if (round == 0) {
       EXPECT_FALSE(std::filesystem::is_empty(dir)) << "the compiled circuit was not kept";
     }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Preloading a Filecoin parameter file readies its compiled circuit in the background: its file
+// appears in the compiled folder with no job submitted. Any other name is no Filecoin circuit.
+TEST(EngineFilecoin, APreloadReadiesTheCompiledCircuit) {
+  const Sector s = sector();
+  ASSERT_TRUE(s.info.is_object()) << "no sector.json under $CUZK_E2E_DIR";
+  const filecoin::CircuitId id{filecoin::CircuitKind::window_post, 2048};
+  auto params =
+      filecoin::find_parameter_file(id, filecoin::ParameterExt::params, filecoin::parameter_directory());
+  ASSERT_TRUE(params.ok()) << params.message();
+  const auto found = circuit_of_parameter_file(params->string());
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->kind, id.kind);
+  EXPECT_EQ(found->sector_size, id.sector_size);
+  EXPECT_FALSE(circuit_of_parameter_file("/tmp/v28-not-a-circuit.params").has_value());
+  EXPECT_FALSE(circuit_of_parameter_file("key.params").has_value());
+
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("cuzk-prefetch-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  {
+    EngineConfig config = filecoin_config();
+    config.compiled_dir = dir.string();
+    auto engine = Engine::create(std::move(config));
+    ASSERT_TRUE(engine.ok()) << engine.message();
+    ASSERT_TRUE((*engine)->preload_params(params->string()).ok());
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while ((!std::filesystem::exists(dir) || std::filesystem::is_empty(dir)) &&
+           std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(std::filesystem::exists(dir) && !std::filesystem::is_empty(dir))
+        << "the compiled circuit was not made after the preload";
+    // A job after it proves as before.
+    const auto request = window_request(s);
+    auto job = (*engine)->submit(job_of(JobKind::window_post, request));
+    ASSERT_TRUE(job.ok()) << job.message();
+    auto r = (*engine)->await(*job, kLongWait);
+    ASSERT_TRUE(r.ok()) << r.message();
+    expect_official_verifies(*r, request);
   }
   std::filesystem::remove_all(dir);
 }
