@@ -309,12 +309,19 @@ Status run_jobs(const EngineBenchArgs& args, engine::Engine& eng, const JobInput
                 EngineObserver& observed, EngineBenchRun& run) {
   run.start = Clock::now();
   Status main_status = Status::Ok();
-  std::thread main_stream([&] { main_status = run_main_stream(args, eng, in, run); });
+  bool main_over = false;  // under observed.mu: the stream ended (also early, on an error)
+  std::thread main_stream([&] {
+    main_status = run_main_stream(args, eng, in, run);
+    std::lock_guard lock(observed.mu);
+    main_over = true;
+    observed.cv.notify_all();
+  });
   Status winning_status = Status::Ok();
   if (args.winning > 0) {
     std::unique_lock lock(observed.mu);
-    observed.cv.wait(lock,
-                     [&] { return observed.porep_partitions > 0 || observed.porep_closed >= args.jobs; });
+    observed.cv.wait(lock, [&] {
+      return observed.porep_partitions > 0 || observed.porep_closed >= args.jobs || main_over;
+    });
   }
   for (unsigned w = 0; w < args.winning && winning_status; ++w) {
     engine::JobRequest r;
