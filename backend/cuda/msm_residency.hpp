@@ -116,9 +116,8 @@ class MsmResidency {
   // The bytes resident contexts (bases and work area) may hold: the options' resident fraction of
   // the budget, and never so much that an MSM streaming its bases in chunks of 2^22 points (or a
   // quarter of the budget, the less) could not run beside them, the kept h and the compiled
-  // circuit. On a small budget the density-form
-  // contexts of a real circuit (its A and B queries) fit the fraction, and without the reserve the
-  // H query, which streams, would find no room left.
+  // circuit. On a small budget the density-form contexts of a real circuit (its A and B queries)
+  // fit the fraction, and without the reserve the H query, which streams, would find no room.
   double resident_cap() const;
   // The device bytes of the larger (G2's) context streaming its bases in chunks of 2^22 points.
   size_t streaming_reserve() const;
