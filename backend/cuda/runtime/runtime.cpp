@@ -2,7 +2,15 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+#include <mutex>
+
 namespace cuzk::cuda {
+
+void load_kernels_eagerly() {
+  static std::once_flag once;
+  std::call_once(once, [] { (void)setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0); });
+}
 
 Status check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return Status::Ok();
@@ -14,6 +22,7 @@ Status check_launch(const char* kernel) {
 }
 
 int device_count(std::string* why) {
+  load_kernels_eagerly();
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
@@ -27,6 +36,7 @@ int device_count(std::string* why) {
 
 // ---------------------------------------------------------------- DeviceGuard
 Result<DeviceGuard> DeviceGuard::enter(int device) {
+  load_kernels_eagerly();
   int prev = 0;
   CUZK_TRY_STATUS(check(cudaGetDevice(&prev), "cudaGetDevice"));
   if (prev != device) CUZK_TRY_STATUS(check(cudaSetDevice(device), "cudaSetDevice"));
