@@ -340,8 +340,10 @@ Status run_jobs(const EngineBenchArgs& args, engine::Engine& eng, const JobInput
       winning_status = make_error("await WinningPoSt: " + result.message());
       break;
     }
-    if (result->state == engine::JobState::done)
+    if (result->state == engine::JobState::done) {
       run.winning_ms.push_back(1e3 * seconds_between(submitted, Clock::now()));
+      run.winning_timings.push_back(result->timings);
+    }
   }
   main_stream.join();
   run.awaited = Clock::now();

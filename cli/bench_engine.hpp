@@ -123,7 +123,8 @@ struct EngineBenchRun {
   // result: each job's when one_at_a_time, and each WinningPoSt's.
   std::vector<double> job_ms;
   std::vector<double> winning_ms;
-  engine::EngineStatus status;  // once every PoRep job is awaited
+  std::vector<engine::JobTimings> winning_timings;  // each WinningPoSt's stages, as the engine timed them
+  engine::EngineStatus status;                      // once every PoRep job is awaited
 };
 
 // Waits (a while) for the last jobs' events to reach `observed`, prints the table, writes the JSON

@@ -186,6 +186,12 @@ void print_summary(const EngineBenchArgs& args, const EngineBenchRun& run, const
                   *std::min_element(run.winning_ms.begin(), run.winning_ms.end()), median_of(run.winning_ms),
                   *std::max_element(run.winning_ms.begin(), run.winning_ms.end()));
     std::printf("\n");
+    // Where each one's time went (the engine's stages; the rest is the request's checks and waits).
+    std::printf("%-16s ms (queue/params/synthesis/gpu/verify):", "winning stages");
+    for (const auto& t : run.winning_timings)
+      std::printf(" %.0f/%.0f/%.0f/%.0f/%.0f", t.queue_wait_ms, t.param_load_ms, t.synthesis_ms, t.gpu_ms,
+                  t.verify_ms);
+    std::printf("\n");
   }
 }
 
@@ -266,6 +272,11 @@ nlohmann::json result_json(const EngineBenchArgs& args, const EngineBenchRun& ru
     winning["min_ms"] = *std::min_element(run.winning_ms.begin(), run.winning_ms.end());
     winning["median_ms"] = median_of(run.winning_ms);
     winning["max_ms"] = *std::max_element(run.winning_ms.begin(), run.winning_ms.end());
+  }
+  for (const auto& t : run.winning_timings) {
+    nlohmann::json stages;
+    for (const auto& [stage, ms] : t.named()) stages[stage] = ms;
+    winning["stages_ms"].push_back(stages);
   }
   nlohmann::json result = {
       {"bench", "engine"},

@@ -15,6 +15,7 @@
 #                through the engine, one at a time: submit to proof), witness (the PoRep
 #                partition's witness alone, three times, on every core)
 #
+# VERBOSE=1 adds the engine's info logs (each device stage's plan and time) to the engine steps' logs.
 # JSON and logs go to $OUT (else ./device-filecoin-out): <step>.json, <step>.log, summary.txt. Each
 # step has a time limit and a failure never stops the others; each runs in its own process, so the
 # host memory of one (a 2^27 partition is ~17 GB, its key ~12 GB) is free before the next.
@@ -66,9 +67,9 @@ for step in $steps; do
     wpost-jobs)
       log "bench engine --filecoin wpost-32g --jobs 3 --winning 2"
       timeout 300 "$CUZK" bench engine --filecoin wpost-32g --backend cuda --gpus 1 --workers-per-gpu 2 \
-        --synthesis-workers 2 --winning 2 --jobs 3 --json "$O/wpost-jobs.json" >"$O/wpost-jobs.log" 2>&1
+        --synthesis-workers 2 --winning 2 --jobs 3 ${VERBOSE:+--verbose} --json "$O/wpost-jobs.json" >"$O/wpost-jobs.log" 2>&1
       echo "exit $? for wpost-jobs" | tee -a "$O/summary.txt"
-      grep -E '^(porep circuit|partitions|peak host RSS|job latency|porep stages|winningpost|failures)' \
+      grep -E '^(porep circuit|partitions|peak host RSS|job latency|porep stages|winningpost|winning stages|failures)' \
         "$O/wpost-jobs.log" | tee -a "$O/summary.txt"
       ;;
     engine | engine-copies | engine-20g)
@@ -86,9 +87,9 @@ for step in $steps; do
       log "bench engine --filecoin porep-32g $extra"
       # shellcheck disable=SC2086
       timeout "$limit" "$CUZK" bench engine --filecoin porep-32g --backend cuda --gpus 1 --workers-per-gpu 2 \
-        --synthesis-workers 2 --winning 3 $extra --json "$O/$step.json" >"$O/$step.log" 2>&1
+        --synthesis-workers 2 --winning 3 $extra ${VERBOSE:+--verbose} --json "$O/$step.json" >"$O/$step.log" 2>&1
       echo "exit $? for $step" | tee -a "$O/summary.txt"
-      grep -E '^(porep circuit|partitions|peak host RSS|s per job|steady rate|porep stages|winningpost|retries|failures)' "$O/$step.log" |
+      grep -E '^(porep circuit|partitions|peak host RSS|s per job|steady rate|porep stages|winningpost|winning stages|retries|failures)' "$O/$step.log" |
         tee -a "$O/summary.txt"
       ;;
     *) echo "unknown step $step (porep wpost winning snap engine engine-copies engine-20g wpost-jobs witness)" |
