@@ -1,5 +1,6 @@
-// cuzk_bench_gpu_field: throughput of Fp mul/sqr, Fr mul/sqr, G1 XYZZ mixed addition and Fp/Fr
-// inversion (Fermat's and the binary GCD's) on one GPU; and the latency of a multiplication and of
+// cuzk_bench_gpu_field: throughput of Fp mul/sqr, Fr mul/sqr, G1 XYZZ mixed addition, Fp/Fr
+// inversion (Fermat's and the binary GCD's) and sums of gathered points (XYZZ and batch-affine) on
+// one GPU; and the latency of a multiplication and of
 // an inversion when one warp alone runs its chain (what a batch that waits for one inversion pays).
 //
 //   cuzk_bench_gpu_field [--device D] [--reps R] [--json FILE]
@@ -19,6 +20,7 @@
 
 #include "backend/cuda/runtime/runtime.hpp"
 #include "backend/cuda/testing/throughput.hpp"
+#include "curve/affine_step.hpp"
 #include "curve/g1.hpp"
 
 namespace {
@@ -188,6 +190,76 @@ Result<Row> bench_madd(const cuda::Stream& s, const cuda::DeviceInfo& info, int 
   return r;
 }
 
+// Sums of gathered points, XYZZ against batch-affine pairs (throughput.hpp): the affine form needs
+// about 6 multiplications a sum to the mixed addition's 10, if its shared inversion and extra
+// traffic can be hidden. The points are random (x, y) pairs, not curve points: the formulas and
+// their cost are the same, and 2^22 of them (400 MB) make the gather miss the L2 as an MSM's does.
+Result<std::vector<Row>> bench_gathered(const cuda::Stream& s, const cuda::DeviceInfo& info, int reps,
+                                        std::mt19937_64& rng) {
+  using S = curve::affine_step<G1Affine>;
+  const size_t npoints = size_t(1) << 22, pairs = size_t(1) << 24;
+  std::vector<G1Affine> pts(npoints);
+  for (auto& p : pts) p = G1Affine{random_field<Fp>(rng), random_field<Fp>(rng)};
+  std::vector<uint32_t> idx(2 * pairs);
+  for (auto& i : idx) i = uint32_t(rng() % npoints);
+  auto dpts = cuda::DeviceBuffer<G1Affine>::alloc(s.device(), npoints);
+  if (!dpts) return dpts.error();
+  auto didx = cuda::DeviceBuffer<uint32_t>::alloc(s.device(), idx.size());
+  if (!didx) return didx.error();
+  auto dout = cuda::DeviceBuffer<G1Affine>::alloc(s.device(), pairs);
+  if (!dout) return dout.error();
+  BENCH_TRY(dpts->upload(pts.data(), pts.size(), s));
+  BENCH_TRY(didx->upload(idx.data(), idx.size(), s));
+  const auto row = [&](std::string name, double ops, const std::vector<double>& t, double imad) {
+    Row r{std::move(name), ops, t[t.size() / 2], t.front(), 0, imad, 0};
+    r.ops_per_s = ops / (r.median_ms * 1e-3);
+    r.ceiling_ops_per_s = double(info.sm_count) * 64 * info.clock_khz * 1e3 / imad;
+    return r;
+  };
+  std::vector<Row> rows;
+  {  // XYZZ: the MSM accumulation's form, a thread summing its run of points
+    const size_t threads = size_t(info.sm_count) * 256 * 8;
+    const uint32_t per_thread = 64;
+    auto dsums = cuda::DeviceBuffer<G1Xyzz>::alloc(s.device(), threads);
+    if (!dsums) return dsums.error();
+    BENCH_TRY(cuda::g1_xyzz_gather_sums(s, dsums->data(), dpts->data(), didx->data(), threads, per_thread));
+    G1Xyzz got, want = G1Xyzz::infinity();
+    const size_t t0 = threads - 1;
+    BENCH_TRY(cuda::detail::copy_async(&got, dsums->data() + t0, sizeof got, cudaMemcpyDeviceToHost, s));
+    BENCH_TRY(s.synchronize());
+    for (uint32_t k = 0; k < per_thread; ++k) want = want.add_mixed(pts[idx[k * threads + t0]]);
+    if (std::memcmp(&got, &want, sizeof got) != 0)
+      return make_error("g1 xyzz gather: device differs from host");
+    auto t = time_runs(s, reps, [&] {
+      return cuda::g1_xyzz_gather_sums(s, dsums->data(), dpts->data(), didx->data(), threads, per_thread);
+    });
+    if (!t) return t.error();
+    rows.push_back(row("g1_xyzz_gathered", double(threads) * per_thread, *t, 10 * 588));
+  }
+  for (unsigned k : {4u, 8u, 16u}) {  // affine pairs; IMAD/op counts the ideal 6 multiplications
+    auto scratch = cuda::DeviceBuffer<Fp>::alloc(s.device(), cuda::g1_affine_pair_scratch(pairs, k));
+    if (!scratch) return scratch.error();
+    const auto run = [&] {
+      return cuda::g1_affine_pair_sums(s, dout->data(), dpts->data(), didx->data(), pairs, k,
+                                       scratch->data());
+    };
+    BENCH_TRY(run());
+    for (size_t p : {size_t(0), size_t(12345), pairs / 2 + 77, pairs - 1}) {
+      G1Affine got;
+      BENCH_TRY(cuda::detail::copy_async(&got, dout->data() + p, sizeof got, cudaMemcpyDeviceToHost, s));
+      BENCH_TRY(s.synchronize());
+      const G1Affine &a = pts[idx[2 * p]], &b = pts[idx[2 * p + 1]];
+      const G1Affine want = S::finish(a, b, S::denominator(a, b).inverse());
+      if (std::memcmp(&got, &want, sizeof got) != 0)
+        return make_error("g1 affine pairs: device differs from host at " + std::to_string(p));
+    }
+    auto t = time_runs(s, reps, run);
+    if (!t) return t.error();
+    rows.push_back(row("g1_affine_pairs_" + std::to_string(k), double(pairs), *t, 6 * 588));
+  }
+  return rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -235,6 +307,11 @@ int main(int argc, char** argv) {
                                  reps, rng, 2048, 4)}) {
     if (!r) return fail(r.message());
     rows.push_back(*r);
+  }
+  {
+    auto gathered = bench_gathered(*s, *info, reps, rng);
+    if (!gathered) return fail(gathered.message());
+    rows.insert(rows.end(), gathered->begin(), gathered->end());
   }
   std::vector<Latency> latencies;
   for (auto l :

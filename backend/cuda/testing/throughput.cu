@@ -3,6 +3,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
+#include "curve/affine_step.hpp"
 #include "field/binary_gcd.hpp"
 
 namespace cuzk::cuda {
@@ -47,7 +50,173 @@ __global__ void __launch_bounds__(128)
   acc[t] = r;
 }
 
+__global__ void __launch_bounds__(128)
+    g1_xyzz_gather_kernel(G1Xyzz* sums, const G1Affine* points, const uint32_t* idx, size_t threads,
+                          uint32_t per_thread) {
+  const size_t t = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (t >= threads) return;
+  G1Xyzz r = G1Xyzz::infinity();
+  for (uint32_t k = 0; k < per_thread; ++k) r = r.add_mixed(points[idx[k * threads + t]]);
+  sums[t] = r;
+}
+
+constexpr unsigned kPairBlock = 128;    // threads of the pair kernels' blocks
+constexpr unsigned kInvertBlock = 256;  // threads of the one block that inverts the block products
+
+// Product trees in shared memory over a block's T values at the leaves tree[T..2T−1] (node v =
+// nodes 2v · 2v+1). tree_up fills the inner nodes (the root, tree[1], is the product of all);
+// tree_down, once the root holds that product's inverse, turns every node into its own inverse
+// (a left child's is its parent's inverse times its sibling's product).
+template <unsigned T>
+__device__ __forceinline__ void tree_up(Fp* tree, unsigned t) {
+  for (unsigned half = T / 2; half >= 1; half /= 2) {
+    __syncthreads();
+    if (t < half) tree[half + t] = tree[2 * (half + t)] * tree[2 * (half + t) + 1];
+  }
+  __syncthreads();
+}
+template <unsigned T>
+__device__ __forceinline__ void tree_down(Fp* tree, unsigned t) {
+  for (unsigned half = 1; half < T; half *= 2) {
+    __syncthreads();
+    if (t < half) {
+      const unsigned v = half + t;
+      const Fp inv = tree[v], left = tree[2 * v], right = tree[2 * v + 1];
+      tree[2 * v] = inv * right;
+      tree[2 * v + 1] = inv * left;
+    }
+  }
+  __syncthreads();
+}
+
+// Sum p of block b is its thread's k-th, p = (b·K + k)·T + t, so a warp's loads and stores are
+// consecutive. The forward walk stores each sum's running product of its thread's earlier
+// denominators, and each thread's product and each block's.
+template <int K>
+__global__ void __launch_bounds__(kPairBlock)
+    pairs_forward_kernel(Fp* before, Fp* thread_prod, Fp* block_prod, const G1Affine* points,
+                         const uint32_t* idx, size_t pairs) {
+  using S = curve::affine_step<G1Affine>;
+  constexpr unsigned T = kPairBlock;
+  __shared__ Fp tree[2 * T];
+  const unsigned t = threadIdx.x;
+  const size_t first = size_t(blockIdx.x) * T * K + t;
+  Fp prod = Fp::one();
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t p = first + size_t(k) * T;
+    if (p >= pairs) break;
+    before[p] = prod;
+    prod = prod * S::denominator(points[idx[2 * p]], points[idx[2 * p + 1]]);
+  }
+  thread_prod[size_t(blockIdx.x) * T + t] = prod;
+  tree[T + t] = prod;
+  tree_up<T>(tree, t);
+  if (t == 0) block_prod[blockIdx.x] = tree[1];
+}
+
+// v[i] ← v[i]⁻¹ for i < n in one block: each thread's run of values by Montgomery's trick (the
+// running products in pre), the runs' products through the tree, one inversion at its root.
+__global__ void __launch_bounds__(kInvertBlock) invert_all_kernel(Fp* v, Fp* pre, size_t n) {
+  constexpr unsigned T = kInvertBlock;
+  __shared__ Fp tree[2 * T];
+  const unsigned t = threadIdx.x;
+  const size_t per = (n + T - 1) / T, lo = std::min(n, t * per), hi = std::min(n, lo + per);
+  Fp prod = Fp::one();
+  for (size_t i = lo; i < hi; ++i) {
+    pre[i] = prod;
+    prod = prod * v[i];
+  }
+  tree[T + t] = prod;
+  tree_up<T>(tree, t);
+  if (t == 0) tree[1] = field::inverse_binary_gcd(tree[1]);
+  tree_down<T>(tree, t);
+  Fp inv = tree[T + t];
+  for (size_t i = hi; i-- > lo;) {
+    const Fp vi = v[i];
+    v[i] = inv * pre[i];
+    inv = inv * vi;
+  }
+}
+
+// The block's tree again from its threads' products, the root's inverse from invert_all, and each
+// thread's walk back: sum p's inverse is the thread's running inverse times before[p].
+template <int K>
+__global__ void __launch_bounds__(kPairBlock)
+    pairs_finish_kernel(G1Affine* out, const Fp* before, const Fp* thread_prod, const Fp* block_inv,
+                        const G1Affine* points, const uint32_t* idx, size_t pairs) {
+  using S = curve::affine_step<G1Affine>;
+  constexpr unsigned T = kPairBlock;
+  __shared__ Fp tree[2 * T];
+  const unsigned t = threadIdx.x;
+  tree[T + t] = thread_prod[size_t(blockIdx.x) * T + t];
+  tree_up<T>(tree, t);
+  if (t == 0) tree[1] = block_inv[blockIdx.x];
+  tree_down<T>(tree, t);
+  Fp inv = tree[T + t];
+  const size_t first = size_t(blockIdx.x) * T * K + t;
+#pragma unroll
+  for (int k = K - 1; k >= 0; --k) {
+    const size_t p = first + size_t(k) * T;
+    if (p >= pairs) continue;
+    const G1Affine a = points[idx[2 * p]], b = points[idx[2 * p + 1]];
+    const Fp own = inv * before[p];
+    inv = inv * S::denominator(a, b);
+    out[p] = S::finish(a, b, own);
+  }
+}
+
+template <int K>
+Status launch_pairs(const Stream& s, G1Affine* out, const G1Affine* points, const uint32_t* idx, size_t pairs,
+                    Fp* scratch) {
+  const size_t blocks = (pairs + kPairBlock * K - 1) / (kPairBlock * K);
+  Fp* before = scratch;
+  Fp* thread_prod = before + pairs;
+  Fp* block_prod = thread_prod + blocks * kPairBlock;
+  Fp* pre = block_prod + blocks;
+  pairs_forward_kernel<K>
+      <<<unsigned(blocks), kPairBlock, 0, s.get()>>>(before, thread_prod, block_prod, points, idx, pairs);
+  CUZK_TRY_STATUS(check_launch("pairs_forward_kernel"));
+  invert_all_kernel<<<1, kInvertBlock, 0, s.get()>>>(block_prod, pre, blocks);
+  CUZK_TRY_STATUS(check_launch("invert_all_kernel"));
+  pairs_finish_kernel<K><<<unsigned(blocks), kPairBlock, 0, s.get()>>>(out, before, thread_prod, block_prod,
+                                                                       points, idx, pairs);
+  return check_launch("pairs_finish_kernel");
+}
+
 }  // namespace
+
+Status g1_xyzz_gather_sums(const Stream& s, G1Xyzz* sums, const G1Affine* points, const uint32_t* idx,
+                           size_t threads, uint32_t per_thread) {
+  if (threads == 0) return Status::Ok();
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  g1_xyzz_gather_kernel<<<unsigned((threads + 127) / 128), 128, 0, s.get()>>>(sums, points, idx, threads,
+                                                                              per_thread);
+  return check_launch("g1_xyzz_gather_kernel");
+}
+
+size_t g1_affine_pair_scratch(size_t pairs, unsigned per_thread) {
+  const size_t blocks = (pairs + kPairBlock * per_thread - 1) / (kPairBlock * per_thread);
+  return pairs + blocks * kPairBlock + 2 * blocks;
+}
+
+Status g1_affine_pair_sums(const Stream& s, G1Affine* out, const G1Affine* points, const uint32_t* idx,
+                           size_t pairs, unsigned per_thread, Fp* scratch) {
+  if (pairs == 0) return Status::Ok();
+  auto g = DeviceGuard::enter(s.device());
+  if (!g) return g.error();
+  switch (per_thread) {
+    case 4:
+      return launch_pairs<4>(s, out, points, idx, pairs, scratch);
+    case 8:
+      return launch_pairs<8>(s, out, points, idx, pairs, scratch);
+    case 16:
+      return launch_pairs<16>(s, out, points, idx, pairs, scratch);
+    default:
+      return make_error("g1_affine_pair_sums: per_thread must be 4, 8 or 16");
+  }
+}
 
 template <class F>
 Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters, ChainOp op, int block) {

@@ -32,4 +32,20 @@ extern template Status field_mul_chain<Fr>(const Stream&, Fr*, size_t, uint32_t,
 Status g1_xyzz_madd_chain(const Stream& s, G1Xyzz* acc, const G1Affine* points, size_t threads,
                           uint32_t iters, int block = 128);
 
+// The two ways to sum gathered points, measured side by side (docs/MSM-NOTES.md, "Batch-affine").
+// Both read points[idx[...]], as the MSM's accumulation reads its bases through the sorted digits.
+//
+// XYZZ: each of `threads` threads sums points[idx[k·threads + t]] for k < per_thread into one XYZZ
+// point (mixed additions) and writes it to sums[t]. Counted operations: threads · per_thread.
+Status g1_xyzz_gather_sums(const Stream& s, G1Xyzz* sums, const G1Affine* points, const uint32_t* idx,
+                           size_t threads, uint32_t per_thread);
+
+// Affine: out[p] = points[idx[2p]] + points[idx[2p + 1]] for p < pairs, all of them sharing one
+// inversion: Montgomery's trick over each thread's `per_thread` sums (4, 8 or 16), product trees
+// over each block's threads and over the blocks, one binary-GCD inversion, in three kernels whose
+// running products go through `scratch` (g1_affine_pair_scratch elements). Counted operations: pairs.
+size_t g1_affine_pair_scratch(size_t pairs, unsigned per_thread);
+Status g1_affine_pair_sums(const Stream& s, G1Affine* out, const G1Affine* points, const uint32_t* idx,
+                           size_t pairs, unsigned per_thread, Fp* scratch);
+
 }  // namespace cuzk::cuda
