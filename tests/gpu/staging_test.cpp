@@ -1,5 +1,6 @@
-// HostStager: bytes go up and come back unchanged, for pageable and pinned memory, unaligned
-// pointers, sizes from 0 to several rings of slots, and slots reused across directions.
+// HostStager: bytes go up and come back unchanged, for pageable and pinned memory (whole, or
+// pinned in pieces), unaligned pointers, sizes from 0 to several rings of slots, and slots reused
+// across directions.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -105,6 +106,45 @@ TEST(HostStager, PinnedMemoryGoesDirectly) {
   ASSERT_TRUE((*st)->to_host(pinned, dev->data(), n, *s).ok());
   EXPECT_EQ(0, std::memcmp(pinned, src.data(), n));
   (void)cudaFreeHost(pinned);
+}
+
+// Ordinary memory pinned piece by piece (PinnedRange): every piece is pinned, copies through the
+// stager cross the pieces' boundaries in both directions, a second pin of the same range owns
+// nothing and leaves the first's in place, and the range is ordinary memory again after.
+TEST(HostStager, MemoryPinnedInPiecesRoundTrips) {
+  CUZK_REQUIRE_GPU();
+  std::mt19937_64 rng(gputest::test_seed());
+  const int device = gputest::test_device();
+  auto s = cuda::Stream::create(device);
+  ASSERT_TRUE(s.ok());
+  auto st = cuda::HostStager::create(device);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const size_t n = 3 * cuda::kPinPieceBytes + 12345, offset = 7;
+  std::vector<unsigned char> host(n + offset);
+  unsigned char* p = host.data() + offset;
+  {
+    auto pinned = cuda::PinnedRange::pin(p, n);
+    ASSERT_TRUE(pinned.ok()) << pinned.message();
+    EXPECT_GE(pinned->pieces(), 4u);
+    for (size_t at : {size_t(0), cuda::kPinPieceBytes, n / 2, n - 1})
+      EXPECT_TRUE(cuda::HostStager::is_pinned(p + at));
+    {
+      auto again = cuda::PinnedRange::pin(p, n);
+      ASSERT_TRUE(again.ok()) << again.message();
+      EXPECT_EQ(again->pieces(), 0u);
+    }
+    EXPECT_TRUE(cuda::HostStager::is_pinned(p + n / 2));
+    const auto src = random_bytes(n, rng);
+    std::memcpy(p, src.data(), n);
+    auto dev = cuda::DeviceBuffer<unsigned char>::alloc(device, n);
+    ASSERT_TRUE(dev.ok());
+    ASSERT_TRUE((*st)->to_device(dev->data(), p, n, *s).ok());
+    ASSERT_TRUE(s->synchronize().ok());
+    std::memset(p, 0, n);
+    ASSERT_TRUE((*st)->to_host(p, dev->data(), n, *s).ok());
+    EXPECT_EQ(0, std::memcmp(p, src.data(), n));
+  }
+  EXPECT_FALSE(cuda::HostStager::is_pinned(p + n / 2));
 }
 
 TEST(HostStager, RejectsAStreamOfAnotherDeviceAndBadOptions) {

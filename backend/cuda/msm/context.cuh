@@ -248,10 +248,9 @@ Status Msm<Affine>::set_bases(const Affine* bases, size_t n, Memory where, const
     if (where == Memory::host && st.stager)
       CUZK_TRY_STATUS(st.stager->to_device(st.tables.data(), bases, n * sizeof(Affine), s));
     else
-      CUZK_TRY_STATUS(check(
-          cudaMemcpyAsync(st.tables.data(), bases, n * sizeof(Affine),
-                          where == Memory::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, s.get()),
-          "cudaMemcpyAsync (bases)"));
+      CUZK_TRY_STATUS(
+          detail::copy_async(st.tables.data(), bases, n * sizeof(Affine),
+                             where == Memory::host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, s));
     st.bases_dev = st.tables.data();
   }
   // The kernels index table j at j·max_bases (DigitShape::stride), so table j starts there.

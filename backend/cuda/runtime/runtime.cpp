@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 
 namespace cuzk::cuda {
 
@@ -111,29 +112,49 @@ void device_free(int device, void* p) {
 
 Status copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& s) {
   if (bytes == 0) return Status::Ok();
-  return check(cudaMemcpyAsync(dst, src, bytes, kind, s.get()), "cudaMemcpyAsync");
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost)
+    return check(cudaMemcpyAsync(dst, src, bytes, kind, s.get()), "cudaMemcpyAsync");
+  // Cut where the host side's registrations are (PinnedRange): one copy per piece.
+  const void* host = kind == cudaMemcpyHostToDevice ? src : dst;
+  return for_each_pin_piece(host, bytes, [&](size_t off, size_t len) {
+    return check(cudaMemcpyAsync(static_cast<char*>(dst) + off, static_cast<const char*>(src) + off, len,
+                                 kind, s.get()),
+                 "cudaMemcpyAsync");
+  });
 }
 }  // namespace detail
 
 // ---------------------------------------------------------------- PinnedRange
 Result<PinnedRange> PinnedRange::pin(const void* p, size_t bytes) {
-  if (!p || bytes == 0) return PinnedRange(nullptr);
-  void* q = const_cast<void*>(p);
-  const cudaError_t e = cudaHostRegister(q, bytes, cudaHostRegisterPortable);
-  if (e == cudaErrorHostMemoryAlreadyRegistered) {
-    (void)cudaGetLastError();
-    return PinnedRange(nullptr);
+  std::vector<void*> pieces;
+  const auto undo = [&pieces] {
+    for (void* q : pieces) (void)cudaHostUnregister(q);
+  };
+  auto st = for_each_pin_piece(p, bytes, [&](size_t off, size_t len) -> Status {
+    if (!pieces.empty()) std::this_thread::yield();  // a waiting CUDA call goes between pieces
+    void* q = const_cast<char*>(static_cast<const char*>(p)) + off;
+    const cudaError_t e = cudaHostRegister(q, len, cudaHostRegisterPortable);
+    if (e == cudaErrorHostMemoryAlreadyRegistered) {  // someone else's: theirs to unregister
+      (void)cudaGetLastError();
+      return Status::Ok();
+    }
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return make_error("cudaHostRegister of " + std::to_string(len >> 20) + " MiB (of " +
+                        std::to_string(bytes >> 20) + "): " + cudaGetErrorString(e));
+    }
+    pieces.push_back(q);
+    return Status::Ok();
+  });
+  if (!st) {
+    undo();
+    return st.error();
   }
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return make_error("cudaHostRegister of " + std::to_string(bytes >> 20) +
-                      " MiB: " + cudaGetErrorString(e));
-  }
-  return PinnedRange(q);
+  return PinnedRange(std::move(pieces));
 }
 
 PinnedRange::~PinnedRange() {
-  if (p_) (void)cudaHostUnregister(p_);
+  for (void* q : pieces_) (void)cudaHostUnregister(q);
 }
 
 // ---------------------------------------------------------------- EventTimer

@@ -6,9 +6,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/result.hpp"
 
@@ -186,21 +189,44 @@ class DeviceBuffer {
   size_t block_bytes_ = 0;             // the lent block's size (at least n_ · sizeof(T))
 };
 
-// A range of ordinary host memory pinned (cudaHostRegister, portable to every device) for the
-// object's lifetime, so that copies from it run at PCIe speed as direct DMA. Pinning locks the
-// pages one by one (seconds for tens of GiB): for memory copied many times, such as parameter sets
-// that do not stay on the device. The memory must outlive the object.
+// Registered host memory comes in pieces that never cross a multiple of kPinPieceBytes of the
+// address. Registering pages takes the driver's lock for its whole call (about 2 GB/s): one
+// registration of a partition's 8 GB buffer set stalled every CUDA call of the process for 5-8 s,
+// the express worker's WinningPoSt and the PoRep proofs beside it alike (measured on the H200).
+// In pieces, another thread's call waits for one piece at most. Copies between the device and
+// registered memory are cut at the same boundaries, so none spans two registrations.
+inline constexpr size_t kPinPieceBytes = size_t(64) << 20;
+
+// Calls f(offset, length) for the pieces of [p, p + bytes) cut at multiples of kPinPieceBytes of
+// the address; stops at the first failure.
+template <class F>
+Status for_each_pin_piece(const void* p, size_t bytes, F&& f) {
+  const auto start = reinterpret_cast<uintptr_t>(p);
+  for (size_t off = 0; off < bytes;) {
+    const size_t to_boundary = kPinPieceBytes - (start + off) % kPinPieceBytes;
+    const size_t len = std::min(bytes - off, to_boundary);
+    CUZK_TRY_STATUS(f(off, len));
+    off += len;
+  }
+  return Status::Ok();
+}
+
+// A range of ordinary host memory pinned (cudaHostRegister, portable to every device, piece by
+// piece) for the object's lifetime, so that copies from it run at PCIe speed as direct DMA.
+// Pinning locks the pages one by one (seconds for tens of GiB): for memory copied many times, such
+// as parameter sets that do not stay on the device. The memory must outlive the object.
 class PinnedRange {
  public:
   static Result<PinnedRange> pin(const void* p, size_t bytes);
-  PinnedRange(PinnedRange&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  PinnedRange(PinnedRange&& o) noexcept : pieces_(std::move(o.pieces_)) {}
   PinnedRange& operator=(PinnedRange&&) = delete;
   PinnedRange(const PinnedRange&) = delete;
   ~PinnedRange();
+  size_t pieces() const { return pieces_.size(); }
 
  private:
-  explicit PinnedRange(void* p) : p_(p) {}
-  void* p_;  // null: nothing to unregister (empty, or already pinned by someone else)
+  explicit PinnedRange(std::vector<void*> pieces) : pieces_(std::move(pieces)) {}
+  std::vector<void*> pieces_;  // registered here (a piece someone else had pinned is not listed)
 };
 
 // Elapsed device time between two events recorded on one stream.

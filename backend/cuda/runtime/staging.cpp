@@ -66,9 +66,7 @@ Status HostStager::to_device(void* dst, const void* src, size_t bytes, const Str
   if (s.device() != device_) return make_error("stager: stream of another device");
   auto g = DeviceGuard::enter(device_);
   if (!g) return g.error();
-  if (is_pinned(src))
-    return check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.get()),
-                 "cudaMemcpyAsync (pinned)");
+  if (is_pinned(src)) return detail::copy_async(dst, src, bytes, cudaMemcpyHostToDevice, s);
   const size_t pieces = (bytes + slot_bytes_ - 1) / slot_bytes_;
   for (size_t k = 0; k < pieces; ++k) {
     const size_t off = k * slot_bytes_, len = std::min(slot_bytes_, bytes - off);
@@ -89,8 +87,7 @@ Status HostStager::to_host(void* dst, const void* src, size_t bytes, const Strea
   auto g = DeviceGuard::enter(device_);
   if (!g) return g.error();
   if (is_pinned(dst)) {
-    CUZK_TRY_STATUS(
-        check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s.get()), "cudaMemcpyAsync (pinned)"));
+    CUZK_TRY_STATUS(detail::copy_async(dst, src, bytes, cudaMemcpyDeviceToHost, s));
     return s.synchronize();
   }
   const size_t pieces = (bytes + slot_bytes_ - 1) / slot_bytes_, S = slots_.size();
