@@ -244,6 +244,24 @@ Result<JobInputs> job_inputs(const EngineBenchArgs& args, const BenchKeys& keys,
   return in;
 }
 
+// The pooled buffer sets the run's partitions take, made before the clock as a daemon makes them
+// when it preloads its parameters (engine.hpp, prepare_buffer_sets): pinned while proofs run, they
+// would stall them.
+Status prepare_buffer_sets(engine::Engine& eng, const JobInputs& in, const EngineBenchArgs& args) {
+  const auto t0 = Clock::now();
+  auto porep = eng.prepare_buffer_sets("porep", in.porep);
+  if (!porep) return make_error("buffer sets: " + porep.message());
+  size_t winning = 0;
+  if (args.winning > 0) {
+    auto w = eng.prepare_buffer_sets("winning", in.winning, 2);
+    if (!w) return make_error("buffer sets: " + w.message());
+    winning = *w;
+  }
+  std::fprintf(stderr, "  buffer sets made in %.1f s: %zu for the main stream, %zu for WinningPoSt\n",
+               seconds_between(t0, Clock::now()), *porep, winning);
+  return Status::Ok();
+}
+
 // What one job carries: the bench's input, and for a Filecoin request a fresh copy of it, so that
 // every job's vanilla proofs are parsed and checked at its submit, as a provider's new request's are
 // (the engine prepares a request once and keeps the result with it).
@@ -411,6 +429,7 @@ int bench_engine(const EngineBenchArgs& args) {
                run.backend.c_str(), args.workers_per_gpu, args.winning);
   auto inputs = job_inputs(args, *keys, **eng);
   if (!inputs) return fail(inputs.message());
+  if (auto st = prepare_buffer_sets(**eng, *inputs, args); !st) return fail(st.message());
   if (auto st = run_jobs(args, **eng, *inputs, *observed, run); !st) return fail(st.message());
   return report_engine_bench(args, run, *observed);
 }

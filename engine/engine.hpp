@@ -162,7 +162,15 @@ class Engine {
   Result<SynthesizedPartition> synthesize(const std::string& params, const PartitionInput& input);
 
   Status register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key);
+  // Loads a parameter file before any job needs it; for a Filecoin file with compiled circuits on,
+  // also readies its compiled circuit (in the background) and its partitions' buffer sets.
   Status preload_params(const std::string& name);
+  // Makes pooled buffer sets for partitions like `like` under parameter set `params` now, while no
+  // proof runs (pinning a set stalls every CUDA call of the process for seconds: a WinningPoSt
+  // beside the first PoRep job took 4-6 s while sets were pinned): up to `count`, 0 for as many as
+  // the pool keeps idle, as far as the host budget gives without waiting. Returns the idle sets of
+  // that shape (0 where such partitions take no pooled set).
+  Result<size_t> prepare_buffer_sets(const std::string& params, const PartitionInput& like, size_t count = 0);
   Status evict_params(const std::string& name);
 
   // Holds dispatch of new partitions (submissions are still accepted), and lets it go.

@@ -190,6 +190,24 @@ uint64_t PartitionBufferPool::drop_idle(uint64_t bytes) {
   return freed;
 }
 
+size_t PartitionBufferPool::prepare(const BufferShape& shape, size_t count, MemoryBudget& host,
+                                    const std::string& who) {
+  count = std::min(count, max_idle_);
+  while (idle_of(shape) < count) {
+    auto reservation = host.try_acquire(shape.bytes(), who);
+    if (!reservation) break;
+    auto lease = make(shape, *reservation, who);
+    if (!lease.held()) break;
+  }  // each lease, returned here, is an idle set
+  return idle_of(shape);
+}
+
+size_t PartitionBufferPool::idle_of(const BufferShape& shape) const {
+  std::lock_guard lock(mu_);
+  return size_t(
+      std::count_if(idle_.begin(), idle_.end(), [&](const auto& set) { return set->shape == shape; }));
+}
+
 size_t PartitionBufferPool::idle() const {
   std::lock_guard lock(mu_);
   return idle_.size();

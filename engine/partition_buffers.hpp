@@ -85,10 +85,18 @@ class PartitionBufferPool {
   // gives no set (not held; `from` keeps its bytes): the partition then makes its own vectors.
   PartitionBuffers make(const BufferShape& shape, MemoryBudget::Reservation& from, const std::string& who);
 
+  // Makes sets of this shape until `count` of them are idle (at most the pool's max_idle), each
+  // from a reservation the host budget gives without waiting; stops where it gives none. For a
+  // time when no proof runs: pinning a set stalls every CUDA call of the process (cuda::PinnedRange).
+  // Returns the idle sets of this shape.
+  size_t prepare(const BufferShape& shape, size_t count, MemoryBudget& host, const std::string& who);
+
   // Frees idle sets until at least `bytes` are released or none is left; returns the bytes freed.
   uint64_t drop_idle(uint64_t bytes);
 
   size_t idle() const;
+  size_t idle_of(const BufferShape& shape) const;
+  size_t max_idle() const { return max_idle_; }
   uint64_t idle_bytes() const;
   size_t made() const;  // sets made so far (to see reuse)
 

@@ -206,6 +206,58 @@ TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
   EXPECT_GT(s.buffer_idle_bytes, 0u);
 }
 
+// Sets made before any job (as a preload makes them): the jobs that follow take them and make
+// none; a budget that holds fewer stops the making without waiting; a partition that takes no
+// pooled set needs none, and an unknown parameter set is an error.
+TEST(PartitionBuffers, PreparedSetsServeTheJobsThatFollow) {
+  EngineConfig c = testing::cpu_config(1, 2);
+  c.synthesis_workers = 2;
+  auto made = Engine::create(std::move(c));
+  ASSERT_TRUE(made.ok()) << made.message();
+  Engine& engine = **made;
+  const PartitionInput like = SampleInput{testing::tiny_spec()};
+  auto ready = engine.prepare_buffer_sets("tiny", like, 2);
+  ASSERT_TRUE(ready.ok()) << ready.message();
+  EXPECT_EQ(*ready, 2u);
+  EXPECT_EQ(engine.status().buffer_sets_made, 2u);
+  EXPECT_EQ(engine.status().buffer_sets_idle, 2u);
+  auto again = engine.prepare_buffer_sets("tiny", like, 2);  // already there: nothing more
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(engine.status().buffer_sets_made, 2u);
+  for (int j = 0; j < 3; ++j) {
+    JobRequest r;
+    r.params = "tiny";
+    for (int p = 0; p < 2; ++p) r.partitions.emplace_back(like);
+    auto id = engine.submit(std::move(r));
+    ASSERT_TRUE(id.ok()) << id.message();
+    auto res = engine.await(*id, std::chrono::seconds(120));
+    ASSERT_TRUE(res.ok()) << res.message();
+    EXPECT_EQ(res->state, JobState::done) << res->error;
+  }
+  const EngineStatus s = testing::wait_until_idle(engine);
+  EXPECT_LE(s.buffer_sets_made, 3u);  // the prepared two, and one more at most while both are lent
+  r1cs::SampleSpec other = testing::tiny_spec();
+  other.kind = "merkle";  // built by its own synthesis: no pooled set
+  auto none = engine.prepare_buffer_sets("tiny", SampleInput{other}, 2);
+  ASSERT_TRUE(none.ok()) << none.message();
+  EXPECT_EQ(*none, 0u);
+  EXPECT_FALSE(engine.prepare_buffer_sets("no-such-params", like, 1).ok());
+}
+
+TEST(PartitionBuffers, PreparingStopsWhereTheHostBudgetEnds) {
+  auto set = make_param_set("tiny", testing::key_for(testing::tiny_spec()));
+  ASSERT_TRUE(set.ok());
+  const PartitionInput like = SampleInput{testing::tiny_spec()};
+  EngineConfig c = testing::cpu_config(1, 1);
+  c.host_memory_budget = buffer_shape(**set, like).bytes() * 3 / 2;  // one set, not two
+  auto made = Engine::create(std::move(c));
+  ASSERT_TRUE(made.ok()) << made.message();
+  auto ready = (*made)->prepare_buffer_sets("tiny", like, 4);
+  ASSERT_TRUE(ready.ok()) << ready.message();
+  EXPECT_EQ(*ready, 1u);
+  EXPECT_EQ((*made)->status().host_reserved, buffer_shape(**set, like).bytes());
+}
+
 // Idle sets of one shape give way when a partition of another shape needs their memory: with a
 // host budget that holds one partition, a larger circuit's job follows a small one's.
 TEST(PartitionBuffers, IdleSetsGiveWayUnderPressure) {
