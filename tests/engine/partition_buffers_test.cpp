@@ -164,6 +164,15 @@ TEST_F(PinnedPool, ASetWhoseVectorMovedIsNotReused) {
   EXPECT_EQ(pins.live.load(), 0);
 }
 
+// Submits a job and expects it done.
+void expect_done(Engine& engine, JobRequest r) {
+  auto id = engine.submit(std::move(r));
+  ASSERT_TRUE(id.ok()) << id.message();
+  auto res = engine.await(*id, std::chrono::seconds(120));
+  ASSERT_TRUE(res.ok()) << res.message();
+  EXPECT_EQ(res->state, JobState::done) << res->error;
+}
+
 // Through the engine: many partitions, few sets, every proof verifying, nothing left reserved but
 // the idle sets; and a partition given already synthesized is copied into a pooled set.
 TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
@@ -174,18 +183,11 @@ TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
   Engine& engine = **made;
   // Jobs one after another: the first one's partitions make the sets (at most its 4 partitions
   // in flight), the later ones find them idle.
-  const auto run = [&](JobRequest r) {
-    auto id = engine.submit(std::move(r));
-    ASSERT_TRUE(id.ok()) << id.message();
-    auto res = engine.await(*id, std::chrono::seconds(120));
-    ASSERT_TRUE(res.ok()) << res.message();
-    EXPECT_EQ(res->state, JobState::done) << res->error;
-  };
   for (int j = 0; j < 4; ++j) {
     JobRequest r;
     r.params = "tiny";
     for (int p = 0; p < 4; ++p) r.partitions.emplace_back(SampleInput{testing::tiny_spec()});
-    run(std::move(r));
+    expect_done(engine, std::move(r));
   }
   {  // one already-synthesized partition
     auto circuit = r1cs::make_sample_circuit(testing::tiny_spec());
@@ -195,7 +197,7 @@ TEST(PartitionBuffers, TheEngineReusesSetsAcrossPartitions) {
     JobRequest r;
     r.params = "tiny";
     r.partitions.emplace_back(SynthesizedInput{std::make_shared<const r1cs::Assignment>(std::move(*as))});
-    run(std::move(r));
+    expect_done(engine, std::move(r));
   }
   testing::wait_until_idle(engine);
   const EngineStatus s = engine.status();
@@ -228,11 +230,7 @@ TEST(PartitionBuffers, PreparedSetsServeTheJobsThatFollow) {
     JobRequest r;
     r.params = "tiny";
     for (int p = 0; p < 2; ++p) r.partitions.emplace_back(like);
-    auto id = engine.submit(std::move(r));
-    ASSERT_TRUE(id.ok()) << id.message();
-    auto res = engine.await(*id, std::chrono::seconds(120));
-    ASSERT_TRUE(res.ok()) << res.message();
-    EXPECT_EQ(res->state, JobState::done) << res->error;
+    expect_done(engine, std::move(r));
   }
   const EngineStatus s = testing::wait_until_idle(engine);
   EXPECT_LE(s.buffer_sets_made, 3u);  // the prepared two, and one more at most while both are lent
@@ -276,11 +274,7 @@ TEST(PartitionBuffers, IdleSetsGiveWayUnderPressure) {
     JobRequest r;
     r.params = params;
     r.partitions.emplace_back(SampleInput{spec});
-    auto id = engine.submit(std::move(r));
-    ASSERT_TRUE(id.ok()) << id.message();
-    auto res = engine.await(*id, std::chrono::seconds(60));
-    ASSERT_TRUE(res.ok()) << res.message();
-    EXPECT_EQ(res->state, JobState::done) << res->error;
+    expect_done(engine, std::move(r));
   }
   const EngineStatus s = testing::wait_until_idle(engine);
   EXPECT_EQ(s.buffer_sets_made, 2u);
