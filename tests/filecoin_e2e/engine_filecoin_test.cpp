@@ -131,8 +131,9 @@ TEST(EngineFilecoin, WindowPostProvesAndVerifiesAgainstTheOfficialVk) {
   std::filesystem::remove_all(dir);
 }
 
-// Preloading a Filecoin parameter file readies its compiled circuit in the background: its file
-// appears in the compiled folder with no job submitted. Any other name is no Filecoin circuit.
+// Preloading a Filecoin parameter file readies its compiled circuit in the background (its file
+// appears in the compiled folder with no job submitted) and its witnesses' buffer sets at once (the
+// job after it makes none). Any other name is no Filecoin circuit.
 TEST(EngineFilecoin, APreloadReadiesTheCompiledCircuit) {
   const Sector s = sector();
   ASSERT_TRUE(s.info.is_object()) << "no sector.json under $CUZK_E2E_DIR";
@@ -156,6 +157,10 @@ TEST(EngineFilecoin, APreloadReadiesTheCompiledCircuit) {
     auto engine = Engine::create(std::move(config));
     ASSERT_TRUE(engine.ok()) << engine.message();
     ASSERT_TRUE((*engine)->preload_params(params->string()).ok());
+    // Its witnesses' buffer sets are made by the preload, before any job: the job takes one.
+    const EngineStatus ready = (*engine)->status();
+    EXPECT_GE(ready.buffer_sets_made, 1u);
+    EXPECT_EQ(ready.buffer_sets_idle, ready.buffer_sets_made);
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while ((!std::filesystem::exists(dir) || std::filesystem::is_empty(dir)) &&
            std::chrono::steady_clock::now() < until)
@@ -169,6 +174,8 @@ TEST(EngineFilecoin, APreloadReadiesTheCompiledCircuit) {
     auto r = (*engine)->await(*job, kLongWait);
     ASSERT_TRUE(r.ok()) << r.message();
     expect_official_verifies(*r, request);
+    EXPECT_EQ((*engine)->status().buffer_sets_made, ready.buffer_sets_made)
+        << "the job made a set of its own";
   }
   std::filesystem::remove_all(dir);
 }
