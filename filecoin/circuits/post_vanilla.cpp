@@ -141,7 +141,15 @@ Result<PostPartition> post_partition_from_vanilla(const PostProofType& type,
                                                   std::span<const FallbackPostSectorProof> proofs,
                                                   const Domain& randomness, size_t partition_index) {
   CUZK_TRY_STATUS(check_post_vanilla_proofs(type, proofs, randomness, partition_index));
-  const Setting s = *setting_of(type, proofs.size(), partition_index);
+  return post_partition_of_checked(type, proofs, randomness, partition_index);
+}
+
+Result<PostPartition> post_partition_of_checked(const PostProofType& type,
+                                                std::span<const FallbackPostSectorProof> proofs,
+                                                const Domain& randomness, size_t partition_index) {
+  auto setting = setting_of(type, proofs.size(), partition_index);
+  if (!setting) return setting.error();
+  const Setting& s = *setting;
   const size_t challenges = s.params.challenge_count;
 
   std::vector<PostCircuitSector> sectors;

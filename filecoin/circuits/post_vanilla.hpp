@@ -52,4 +52,12 @@ Result<PostPartition> post_partition_from_vanilla(const PostProofType& type,
                                                   std::span<const FallbackPostSectorProof> proofs,
                                                   const Domain& randomness, size_t partition_index = 0);
 
+// The circuit and its public inputs of proofs that check_post_vanilla_proofs has accepted with the
+// same type, randomness and partition (the circuit's witness trusts every domain the check read):
+// a request prepared for proving checks its sectors once, at its submit, not again per partition
+// (a 2349-sector partition's check is some 8 core-seconds of Poseidon).
+Result<PostPartition> post_partition_of_checked(const PostProofType& type,
+                                                std::span<const FallbackPostSectorProof> proofs,
+                                                const Domain& randomness, size_t partition_index = 0);
+
 }  // namespace cuzk::filecoin

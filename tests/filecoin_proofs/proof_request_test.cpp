@@ -93,6 +93,14 @@ TEST(ProofRequest, BadPostRequestsAreRefused) {
     EXPECT_FALSE(PreparedProof::prepare(t).ok()) << n;
     EXPECT_FALSE(PreparedProof::prepare(t, PrepareFor::verifying).ok()) << n;
   }
+  // Proofs are parsed on every core; the error names the first bad one however the work ran.
+  auto several = window_request(r);
+  several.vanilla.assign(40, several.vanilla[0]);
+  for (size_t bad : {size_t(37), size_t(21), size_t(5)}) several.vanilla[bad].resize(3);
+  auto first_bad = PreparedProof::prepare(several);
+  ASSERT_FALSE(first_bad.ok());
+  EXPECT_TRUE(first_bad.error().bad_input);
+  EXPECT_NE(first_bad.message().find("vanilla proof 5:"), std::string::npos) << first_bad.message();
   auto none = window_request(r);
   none.vanilla.clear();
   EXPECT_FALSE(PreparedProof::prepare(none).ok());
