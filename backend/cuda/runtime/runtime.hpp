@@ -193,8 +193,9 @@ class DeviceBuffer {
 // address. Registering pages takes the driver's lock for its whole call (about 2 GB/s): one
 // registration of a partition's 8 GB buffer set stalled every CUDA call of the process for 5-8 s,
 // the express worker's WinningPoSt and the PoRep proofs beside it alike (measured on the H200).
-// In pieces, another thread's call waits for one piece at most. Copies between the device and
-// registered memory are cut at the same boundaries, so none spans two registrations.
+// In pieces, one registration at a time in the process and a pause between pieces, another
+// thread's call waits for one piece at most. Copies between the device and registered memory are
+// cut at the same boundaries, so none spans two registrations.
 inline constexpr size_t kPinPieceBytes = size_t(64) << 20;
 
 // Calls f(offset, length) for the pieces of [p, p + bytes) cut at multiples of kPinPieceBytes of
