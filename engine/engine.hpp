@@ -81,8 +81,8 @@ struct EngineConfig {
   // a PoSt never waits for PoRep partitions' synthesis to end: the ordinary workers are all busy
   // for seconds at a time under a PoRep load. Idle otherwise.
   unsigned express_synthesis_workers = 1;
-  // Sets of a, b, c and aux buffers kept for reuse when no partition holds them (pinned when the
-  // devices can pin; engine/partition_buffers.hpp). -1: synthesis workers + device workers;
+  // Sets of a, b, c and aux buffers of one shape kept for reuse when no partition holds them (pinned
+  // when the devices can pin; engine/partition_buffers.hpp). -1: as many as can be in flight;
   // 0: none kept. Idle sets count against the host budget and are dropped first under pressure.
   int idle_buffer_sets = -1;
   // Partitions synthesized (or being synthesized) ahead of the devices: a synthesis worker starts

@@ -167,10 +167,15 @@ void PartitionBufferPool::give_back(std::unique_ptr<PartitionBuffers::Set> set) 
     drop = std::move(set);
     return;
   }
+  // The bound is per shape: a WinningPoSt's small sets coming back never push out a PoRep set
+  // (which would be made and pinned again, stalling the device, at the next PoRep partition).
+  const BufferShape shape = set->shape;
   idle_.push_back(std::move(set));
-  if (idle_.size() > max_idle_) {
-    drop = std::move(idle_.front());
-    idle_.erase(idle_.begin());
+  const auto same = [&](const auto& s) { return s->shape == shape; };
+  if (size_t(std::count_if(idle_.begin(), idle_.end(), same)) > max_idle_) {
+    const auto oldest = std::find_if(idle_.begin(), idle_.end(), same);
+    drop = std::move(*oldest);
+    idle_.erase(oldest);
   }
 }
 

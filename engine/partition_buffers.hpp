@@ -71,8 +71,8 @@ class PartitionBuffers {
 
 class PartitionBufferPool {
  public:
-  // `max_idle`: sets kept when no partition uses them (0: none are kept; every set is freed when
-  // its partition is done). `pin` may be empty (no device to pin for). `touch_threads`: threads
+  // `max_idle`: sets of one shape kept when no partition uses them (0: none are kept; every set is
+  // freed when its partition is done). `pin` may be empty (no device to pin for). `touch_threads`: threads
   // that map a new set's pages before it is pinned.
   PartitionBufferPool(size_t max_idle, HostPinner pin, Logger log, unsigned touch_threads = 1);
   ~PartitionBufferPool();

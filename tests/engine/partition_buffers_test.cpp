@@ -33,10 +33,10 @@ struct PinCounter {
 };
 
 // A set made from a partition reservation of exactly its size (which is then empty and dropped).
-PartitionBuffers make_set(MemoryBudget& host, PartitionBufferPool& pool) {
-  auto r = host.acquire(kShape.bytes(), {}, "p", {});
+PartitionBuffers make_set(MemoryBudget& host, PartitionBufferPool& pool, const BufferShape& shape = kShape) {
+  auto r = host.acquire(shape.bytes(), {}, "p", {});
   EXPECT_TRUE(r.ok());
-  return r ? pool.make(kShape, *r, "p") : PartitionBuffers{};
+  return r ? pool.make(shape, *r, "p") : PartitionBuffers{};
 }
 
 // A pool that keeps two idle sets, pinning through a counter.
@@ -124,6 +124,21 @@ TEST_F(PinnedPool, IdleSetsAreBoundedAndDroppedUnderPressure) {
   EXPECT_EQ(host.reserved(), 0u);
   EXPECT_EQ(pins.live.load(), 0);
   EXPECT_EQ(pool.drop_idle(1), 0u);
+}
+
+// The bound is per shape: small sets of another circuit coming back push out none of this one's,
+// and a third set of one shape is freed while two of the other stay.
+TEST_F(PinnedPool, TheIdleBoundIsPerShape) {
+  const BufferShape small{uint64_t(1) << 15, uint64_t(1) << 10, false, false};
+  {
+    std::vector<PartitionBuffers> leases;
+    for (int i = 0; i < 2; ++i) leases.push_back(make_set(host, pool));
+    for (int i = 0; i < 3; ++i) leases.push_back(make_set(host, pool, small));
+  }
+  EXPECT_EQ(pool.idle_of(kShape), 2u);
+  EXPECT_EQ(pool.idle_of(small), 2u);
+  EXPECT_EQ(pool.idle(), 4u);
+  EXPECT_EQ(host.reserved(), 2 * kShape.bytes() + 2 * small.bytes());
 }
 
 TEST(PartitionBuffers, NoIdleSetsKeptWhenTheLimitIsZero) {
