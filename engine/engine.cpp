@@ -564,19 +564,6 @@ Result<SynthesizedPartition> Engine::synthesize(const std::string& name, const P
 Status Engine::register_params(const std::string& name, std::shared_ptr<const groth16::ProvingKey> key) {
   return impl_->params->register_key(name, std::move(key));
 }
-// A Filecoin parameter file's compiled circuit is readied beside it, in the background, and its
-// witnesses' buffer sets now.
-Status Engine::preload_params(const std::string& name) {
-  CUZK_TRY_STATUS(impl_->params->preload(name));
-  if (impl_->compiled)
-    if (const auto id = circuit_of_parameter_file(name)) {
-      prefetch_compiled_circuit(*impl_->compiled, *id, impl_->max_synthesis_threads());
-      if (auto sets = prepare_buffer_sets(name, FilecoinInput{}); !sets)
-        impl_->log->warn("params={} event=buffer_sets_not_prepared error=\"{}\"", name, sets.message());
-    }
-  return Status::Ok();
-}
-
 Status Engine::evict_params(const std::string& name) { return impl_->params->evict(name); }
 
 void Engine::pause() {

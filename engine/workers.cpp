@@ -395,21 +395,4 @@ void Engine::Impl::stage_failed(WorkPtr item, DeviceState& dev, const std::strin
   work_cv_.notify_all();
 }
 
-// Sets made before any proof runs: see engine.hpp.
-Result<size_t> Engine::prepare_buffer_sets(const std::string& params, const PartitionInput& like,
-                                           size_t count) {
-  const bool compiled = impl_->compiled != nullptr;
-  if (!uses_pooled_buffers(like, compiled)) return size_t(0);
-  auto lease = impl_->params->acquire(params, WaitKey{uint8_t(Priority::normal), 0}, "prepare", {});
-  if (!lease) return lease.error();
-  const BufferShape shape = buffer_shape(**lease, like, compiled);
-  auto& pool = *impl_->buffers;
-  const auto t0 = Clock::now();
-  const size_t idle =
-      pool.prepare(shape, count ? count : pool.max_idle(), *impl_->host, "prepare(" + params + ")");
-  impl_->log->info("params={} event=buffer_sets_prepared idle={} bytes={} ms={:.0f}", params, idle,
-                   shape.bytes(), ms_since(t0));
-  return idle;
-}
-
 }  // namespace cuzk::engine
