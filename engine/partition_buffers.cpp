@@ -171,9 +171,9 @@ void PartitionBufferPool::give_back(std::unique_ptr<PartitionBuffers::Set> set) 
   // (which would be made and pinned again, stalling the device, at the next PoRep partition).
   const BufferShape shape = set->shape;
   idle_.push_back(std::move(set));
-  const auto same = [&](const auto& s) { return s->shape == shape; };
-  if (size_t(std::count_if(idle_.begin(), idle_.end(), same)) > max_idle_) {
-    const auto oldest = std::find_if(idle_.begin(), idle_.end(), same);
+  if (idle_of_locked(shape) > max_idle_) {
+    const auto oldest =
+        std::find_if(idle_.begin(), idle_.end(), [&](const auto& s) { return s->shape == shape; });
     drop = std::move(*oldest);
     idle_.erase(oldest);
   }
@@ -209,6 +209,10 @@ size_t PartitionBufferPool::prepare(const BufferShape& shape, size_t count, Memo
 
 size_t PartitionBufferPool::idle_of(const BufferShape& shape) const {
   std::lock_guard lock(mu_);
+  return idle_of_locked(shape);
+}
+
+size_t PartitionBufferPool::idle_of_locked(const BufferShape& shape) const {
   return size_t(
       std::count_if(idle_.begin(), idle_.end(), [&](const auto& set) { return set->shape == shape; }));
 }

@@ -103,6 +103,7 @@ class PartitionBufferPool {
  private:
   friend class PartitionBuffers;
   void give_back(std::unique_ptr<PartitionBuffers::Set> set);
+  size_t idle_of_locked(const BufferShape& shape) const;  // under mu_
 
   const size_t max_idle_;
   const HostPinner pin_;
