@@ -87,6 +87,11 @@ F chain_step(cuda::ChainOp op, const F& x, const F& y) {
   }
 }
 
+bool is_pair(cuda::ChainOp op) {
+  return op == cuda::ChainOp::mul_pair || op == cuda::ChainOp::mul_dfma_pair ||
+         op == cuda::ChainOp::mul_mixed_pair;
+}
+
 // `threads_per_sm` × SMs threads each run `iters` steps. The defaults suit a multiplication (48
 // registers or fewer: 2048 resident threads per SM, 4 waves of them); an inversion is hundreds of
 // multiplications, so its rows run far fewer.
@@ -107,14 +112,23 @@ Result<Row> bench_field(const char* name, const cuda::Stream& s, const cuda::Dev
   BENCH_TRY(s.synchronize());
   F want = host[threads - 1];
   const F y = host[2 * threads - 1];
-  for (uint32_t i = 0; i < iters; ++i) want = chain_step(op, want, y);
+  if (is_pair(op)) {  // a = x·y^n, b = y·x^n: the kernel writes a·b
+    F a = want, b = y;
+    for (uint32_t i = 0; i < iters; ++i) {
+      a = a * y;
+      b = b * want;
+    }
+    want = a * b;
+  } else {
+    for (uint32_t i = 0; i < iters; ++i) want = chain_step(op, want, y);
+  }
   if (!(got == want)) return make_error(std::string(name) + ": device chain differs from the host");
 
   auto t = time_runs(s, reps, [&] { return cuda::field_mul_chain<F>(s, buf->data(), threads, iters, op); });
   if (!t) return t.error();
   Row r;
   r.name = name;
-  r.ops = double(threads) * iters;
+  r.ops = double(threads) * iters * (is_pair(op) ? 2 : 1);
   r.median_ms = (*t)[t->size() / 2];
   r.min_ms = t->front();
   r.ops_per_s = r.ops / (r.median_ms * 1e-3);
@@ -287,24 +301,32 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(42);
   std::vector<Row> rows;
   // IMAD per op (32-bit limbs): mul 2n^2 + n(2n+1); the device squaring is a multiplication.
-  for (auto r : {bench_field<Fp>("fp_mul", *s, *info, cuda::ChainOp::mul, 588, reps, rng),
-                 bench_field<Fp>("fp_mul_rows", *s, *info, cuda::ChainOp::mul_rows, 588, reps, rng),
-                 bench_field<Fp>("fp_sqr", *s, *info, cuda::ChainOp::sqr, 588, reps, rng),
-                 bench_field<Fr>("fr_mul", *s, *info, cuda::ChainOp::mul, 264, reps, rng),
-                 bench_field<Fr>("fr_mul_rows", *s, *info, cuda::ChainOp::mul_rows, 264, reps, rng),
-                 bench_field<Fr>("fr_sqr", *s, *info, cuda::ChainOp::sqr, 264, reps, rng),
-                 bench_madd(*s, *info, reps, rng),
-                 // Inversions, x = x^-1 + y. IMAD/op is Fermat's (p−2: 384 squarings and 229
-                 // multiplications in Fp, 256 and 164 in Fr) for both forms, so the binary GCD's
-                 // "of ceil" reads as its speed against Fermat's IMAD bound.
-                 bench_field<Fp>("fp_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 613 * 588, reps, rng,
-                                 2048, 4),
-                 bench_field<Fp>("fp_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 613 * 588,
-                                 reps, rng, 2048, 4),
-                 bench_field<Fr>("fr_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 420 * 264, reps, rng,
-                                 2048, 4),
-                 bench_field<Fr>("fr_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 420 * 264,
-                                 reps, rng, 2048, 4)}) {
+  for (auto r :
+       {bench_field<Fp>("fp_mul", *s, *info, cuda::ChainOp::mul, 588, reps, rng),
+        bench_field<Fp>("fp_mul_rows", *s, *info, cuda::ChainOp::mul_rows, 588, reps, rng),
+        bench_field<Fp>("fp_sqr", *s, *info, cuda::ChainOp::sqr, 588, reps, rng),
+        // On the FP64 pipe (field/fp_dfma.hpp); "of ceil" against the IMAD form's bound.
+        bench_field<Fp>("fp_mul_dfma", *s, *info, cuda::ChainOp::mul_dfma, 588, reps, rng),
+        bench_field<Fp>("fp_mul_dfma_lazy", *s, *info, cuda::ChainOp::mul_dfma_lazy, 588, reps, rng),
+        // Two independent chains a thread: both IMAD, both FP64, one of each.
+        bench_field<Fp>("fp_mul_pair", *s, *info, cuda::ChainOp::mul_pair, 588, reps, rng),
+        bench_field<Fp>("fp_mul_dfma_pair", *s, *info, cuda::ChainOp::mul_dfma_pair, 588, reps, rng),
+        bench_field<Fp>("fp_mul_mixed_pair", *s, *info, cuda::ChainOp::mul_mixed_pair, 588, reps, rng),
+        bench_field<Fr>("fr_mul", *s, *info, cuda::ChainOp::mul, 264, reps, rng),
+        bench_field<Fr>("fr_mul_rows", *s, *info, cuda::ChainOp::mul_rows, 264, reps, rng),
+        bench_field<Fr>("fr_sqr", *s, *info, cuda::ChainOp::sqr, 264, reps, rng),
+        bench_madd(*s, *info, reps, rng),
+        // Inversions, x = x^-1 + y. IMAD/op is Fermat's (p−2: 384 squarings and 229
+        // multiplications in Fp, 256 and 164 in Fr) for both forms, so the binary GCD's
+        // "of ceil" reads as its speed against Fermat's IMAD bound.
+        bench_field<Fp>("fp_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 613 * 588, reps, rng, 2048,
+                        4),
+        bench_field<Fp>("fp_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 613 * 588, reps, rng,
+                        2048, 4),
+        bench_field<Fr>("fr_inverse_fermat", *s, *info, cuda::ChainOp::inverse, 420 * 264, reps, rng, 2048,
+                        4),
+        bench_field<Fr>("fr_inverse_bgcd", *s, *info, cuda::ChainOp::inverse_binary_gcd, 420 * 264, reps, rng,
+                        2048, 4)}) {
     if (!r) return fail(r.message());
     rows.push_back(*r);
   }

@@ -3,6 +3,7 @@
 // tools/gpu-visit.sh compiles it on the GPU machine (where cuobjdump lives) and tabulates.
 #include "curve/g1.hpp"
 #include "field/fields.hpp"
+#include "field/fp_dfma.hpp"
 
 using namespace cuzk;
 
@@ -22,4 +23,8 @@ extern "C" __global__ void fp_add(const Fp* a, const Fp* b, Fp* o) {
 }
 extern "C" __global__ void g1_xyzz_madd(const G1Xyzz* a, const G1Affine* b, G1Xyzz* o) {
   o[threadIdx.x] = a[threadIdx.x].add_mixed(b[threadIdx.x]);
+}
+extern "C" __global__ void fp_mul_dfma(const Fp* a, const Fp* b, Fp* o) {
+  using field::FpDfma;
+  o[threadIdx.x] = FpDfma::mul(FpDfma::from(a[threadIdx.x]), FpDfma::from(b[threadIdx.x])).to_fp();
 }

@@ -42,6 +42,10 @@ F host_op(FieldOp op, const F& a, const F& b) {
       return a.inverse();
     case FieldOp::mul_sub:
       return a * b - (a + b) * (b - a);
+    case FieldOp::mul_dfma:
+      return a * b;
+    case FieldOp::mul_dfma_lazy:
+      return a * b * b;
   }
   return F::zero();
 }
@@ -135,6 +139,13 @@ TYPED_TEST(GpuField, Inverse) {
 TYPED_TEST(GpuField, InverseBinaryGcd) {
   CUZK_REQUIRE_GPU();
   check_op<TypeParam>(FieldOp::inverse_binary_gcd, size_t(1) << 16);
+}
+
+// Fp multiplied on the FP64 pipe (field/fp_dfma.hpp) equals Fp's multiplication, reduced and lazy.
+TEST(GpuFpDfma, MulEqualsFpMul) {
+  CUZK_REQUIRE_GPU();
+  check_op<cuzk::Fp>(FieldOp::mul_dfma, kN);
+  check_op<cuzk::Fp>(FieldOp::mul_dfma_lazy, kN);
 }
 
 // A size that is not a multiple of the block, and one that needs the grid-stride loop.

@@ -2,7 +2,10 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "field/binary_gcd.hpp"
+#include "field/fp_dfma.hpp"
 
 namespace cuzk::cuda {
 
@@ -26,6 +29,10 @@ const char* to_string(FieldOp op) {
       return "inverse_binary_gcd";
     case FieldOp::mul_sub:
       return "mul_sub";
+    case FieldOp::mul_dfma:
+      return "mul_dfma";
+    case FieldOp::mul_dfma_lazy:
+      return "mul_dfma_lazy";
   }
   return "?";
 }
@@ -49,6 +56,14 @@ __global__ void field_op_kernel(const F* __restrict__ a, const F* __restrict__ b
     if constexpr (OP == FieldOp::inverse) r = x.inverse();
     if constexpr (OP == FieldOp::inverse_binary_gcd) r = field::inverse_binary_gcd(x);
     if constexpr (OP == FieldOp::mul_sub) r = F::mul_sub(x, b[i], x + b[i], b[i] - x);
+    if constexpr (std::is_same_v<F, Fp> && OP == FieldOp::mul_dfma)
+      r = field::FpDfma::mul(field::FpDfma::from(x), field::FpDfma::from(b[i])).to_fp();
+    if constexpr (std::is_same_v<F, Fp> && OP == FieldOp::mul_dfma_lazy) {
+      using field::FpDfma;
+      const FpDfma y = FpDfma::from(b[i]);
+      const FpDfma t = FpDfma::mul_lazy(FpDfma::mul_lazy(FpDfma::from(x), y), y);
+      r = FpDfma::mul(t, FpDfma::from(Fp::one())).to_fp();
+    }
     out[i] = r;
   }
 }
@@ -102,6 +117,14 @@ Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, siz
       return launch_op<F, FieldOp::inverse_binary_gcd>(s, a, b, out, n);
     case FieldOp::mul_sub:
       return launch_op<F, FieldOp::mul_sub>(s, a, b, out, n);
+    case FieldOp::mul_dfma:
+    case FieldOp::mul_dfma_lazy:
+      if constexpr (!std::is_same_v<F, Fp>) {
+        return make_error("field_op: the FP64 multiplication is Fp's only");
+      } else {
+        return op == FieldOp::mul_dfma ? launch_op<F, FieldOp::mul_dfma>(s, a, b, out, n)
+                                       : launch_op<F, FieldOp::mul_dfma_lazy>(s, a, b, out, n);
+      }
   }
   return make_error("field_op: unknown op");
 }

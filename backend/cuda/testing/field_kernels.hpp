@@ -11,12 +11,26 @@
 
 namespace cuzk::cuda {
 
-enum class FieldOp { add, sub, mul, sqr, neg, dbl, inverse, inverse_binary_gcd, mul_sub };
+enum class FieldOp {
+  add,
+  sub,
+  mul,
+  sqr,
+  neg,
+  dbl,
+  inverse,
+  inverse_binary_gcd,
+  mul_sub,
+  mul_dfma,
+  mul_dfma_lazy
+};
 const char* to_string(FieldOp op);
 
 // out[i] = op(a[i], b[i]) for i < n; unary ops ignore b (which may be null). Both inverses (Fermat's,
 // and field/binary_gcd.hpp's) map 0 to 0.
 // mul_sub: a·b − (a + b)·(b − a) through F::mul_sub (the point formulas' one-reduction form).
+// mul_dfma (Fp only): a·b through field/fp_dfma.hpp; mul_dfma_lazy: a·b·b through two of its
+// multiplications without the final subtraction, then one with it (by Montgomery's one).
 template <class F>
 Status field_op(const Stream& s, FieldOp op, const F* a, const F* b, F* out, size_t n);
 

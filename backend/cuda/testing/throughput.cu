@@ -4,9 +4,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "curve/affine_step.hpp"
 #include "field/binary_gcd.hpp"
+#include "field/fp_dfma.hpp"
 
 namespace cuzk::cuda {
 
@@ -16,6 +18,45 @@ template <class F, ChainOp OP>
 __global__ void __launch_bounds__(256) field_mul_chain_kernel(F* state, size_t threads, uint32_t iters) {
   const size_t t = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (t >= threads) return;
+  if constexpr (OP == ChainOp::mul_dfma || OP == ChainOp::mul_dfma_lazy) {
+    static_assert(std::is_same_v<F, Fp>, "the FP64 multiplication is Fp's only");
+    using field::FpDfma;
+    FpDfma x = FpDfma::from(state[t]);
+    const FpDfma y = FpDfma::from(state[threads + t]);
+#pragma unroll 4
+    for (uint32_t i = 0; i < iters; ++i)
+      x = OP == ChainOp::mul_dfma ? FpDfma::mul(x, y) : FpDfma::mul_lazy(x, y);
+    if constexpr (OP == ChainOp::mul_dfma_lazy) x = FpDfma::mul(x, FpDfma::from(Fp::one()));
+    state[t] = x.to_fp();
+    return;
+  }
+  if constexpr (OP == ChainOp::mul_pair || OP == ChainOp::mul_dfma_pair || OP == ChainOp::mul_mixed_pair) {
+    static_assert(std::is_same_v<F, Fp>, "the FP64 multiplication is Fp's only");
+    using field::FpDfma;
+    // Two independent chains, a = x·y^n and b = y·x^n, each in the form the op names.
+    const Fp x = state[t], y = state[threads + t];
+    const FpDfma xd = FpDfma::from(x), yd = FpDfma::from(y);
+    Fp a = x, b = y;
+    FpDfma ad = xd, bd = yd;
+#pragma unroll 2
+    for (uint32_t i = 0; i < iters; ++i) {
+      if constexpr (OP == ChainOp::mul_pair) {
+        a = a * y;
+        b = b * x;
+      } else if constexpr (OP == ChainOp::mul_dfma_pair) {
+        ad = FpDfma::mul_lazy(ad, yd);
+        bd = FpDfma::mul_lazy(bd, xd);
+      } else {
+        a = a * y;
+        bd = FpDfma::mul_lazy(bd, xd);
+      }
+    }
+    const FpDfma one = FpDfma::from(Fp::one());
+    if constexpr (OP == ChainOp::mul_dfma_pair) a = FpDfma::mul(ad, one).to_fp();
+    if constexpr (OP != ChainOp::mul_pair) b = FpDfma::mul(bd, one).to_fp();
+    state[t] = a * b;
+    return;
+  }
   F x = state[t];
   const F y = state[threads + t];
   // Unrolled by 4 so loop control is noise next to the multiplications.
@@ -243,6 +284,27 @@ Status field_mul_chain(const Stream& s, F* state, size_t threads, uint32_t iters
     case ChainOp::inverse_binary_gcd:
       field_mul_chain_kernel<F, ChainOp::inverse_binary_gcd>
           <<<unsigned(blocks), block, 0, s.get()>>>(state, threads, iters);
+      break;
+    case ChainOp::mul_dfma:
+    case ChainOp::mul_dfma_lazy:
+    case ChainOp::mul_pair:
+    case ChainOp::mul_dfma_pair:
+    case ChainOp::mul_mixed_pair:
+      if constexpr (!std::is_same_v<F, Fp>) {
+        return make_error("field_mul_chain: the FP64 multiplication is Fp's only");
+      } else {
+        const unsigned b = unsigned(blocks);
+        if (op == ChainOp::mul_dfma)
+          field_mul_chain_kernel<F, ChainOp::mul_dfma><<<b, block, 0, s.get()>>>(state, threads, iters);
+        else if (op == ChainOp::mul_dfma_lazy)
+          field_mul_chain_kernel<F, ChainOp::mul_dfma_lazy><<<b, block, 0, s.get()>>>(state, threads, iters);
+        else if (op == ChainOp::mul_pair)
+          field_mul_chain_kernel<F, ChainOp::mul_pair><<<b, block, 0, s.get()>>>(state, threads, iters);
+        else if (op == ChainOp::mul_dfma_pair)
+          field_mul_chain_kernel<F, ChainOp::mul_dfma_pair><<<b, block, 0, s.get()>>>(state, threads, iters);
+        else
+          field_mul_chain_kernel<F, ChainOp::mul_mixed_pair><<<b, block, 0, s.get()>>>(state, threads, iters);
+      }
       break;
   }
   return check_launch("field_mul_chain_kernel");

@@ -14,8 +14,24 @@ namespace cuzk::cuda {
 
 // mul: x = x * y (the field's multiplication); sqr: x = x^2; mul_rows: x = x * y by the earlier
 // row-by-row CIOS (mont_t::mul_mont_rows), kept to compare against; inverse and
-// inverse_binary_gcd: x = x^-1 + y by Fermat's a^(p-2) and by field/binary_gcd.hpp.
-enum class ChainOp { mul, sqr, mul_rows, inverse, inverse_binary_gcd };
+// inverse_binary_gcd: x = x^-1 + y by Fermat's a^(p-2) and by field/binary_gcd.hpp; mul_dfma and
+// mul_dfma_lazy (Fp only): x = x * y on the FP64 pipe (field/fp_dfma.hpp), each step reduced below
+// p or left below 2p (reduced once at the end), x and y converted before the chain and back after.
+// The pairs run two independent chains a = x·y^n and b = y·x^n in one thread and write a·b:
+// mul_pair both by Fp's multiplication, mul_dfma_pair both on the FP64 pipe (lazy), mul_mixed_pair
+// one of each, so the two pipes work side by side. A pair step counts as two operations.
+enum class ChainOp {
+  mul,
+  sqr,
+  mul_rows,
+  inverse,
+  inverse_binary_gcd,
+  mul_dfma,
+  mul_dfma_lazy,
+  mul_pair,
+  mul_dfma_pair,
+  mul_mixed_pair
+};
 
 // Each of `threads` threads runs `iters` dependent operations from x = state[t], y =
 // state[threads + t], and writes x back to state[t]. state holds 2 * threads elements.
