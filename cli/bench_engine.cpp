@@ -479,7 +479,7 @@ void add_bench_engine(CLI::App* bench, int& status) {
       ->check(CLI::Range(0, 19))
       ->capture_default_str();
   cmd->add_option("--partitions-ahead", args->partitions_ahead,
-                  "Partitions synthesized ahead of the devices (0: synthesis + device workers)")
+                  "Partitions synthesized ahead of the devices (0: the engine's default)")
       ->capture_default_str();
   cmd->add_flag("--release-inputs-early", args->release_inputs_early,
                 "Hand each partition's buffer set back once the prover has read it, not when its proof ends");

@@ -39,6 +39,10 @@ unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned running) {
   return std::max(1u, hardware_threads / std::max(1u, running));
 }
 
+unsigned auto_partitions_ahead(unsigned synthesis_workers, unsigned device_workers) {
+  return std::max({1u, synthesis_workers, device_workers + 1});
+}
+
 // ------------------------------------------------------------------ lifetime
 
 Engine::Impl::Impl(EngineConfig c) : config(std::move(c)) {
@@ -90,8 +94,9 @@ Status Engine::Impl::start() {
                                         config.trusted_params, log, config.devices.pin_host);
   size_t device_workers = 0;
   for (const auto& d : config.devices.devices) device_workers += d.workers;
-  partitions_ahead =
-      config.max_partitions_ahead ? config.max_partitions_ahead : config.synthesis_workers + device_workers;
+  partitions_ahead = config.max_partitions_ahead
+                         ? config.max_partitions_ahead
+                         : auto_partitions_ahead(config.synthesis_workers, unsigned(device_workers));
   // By default as many idle sets as partitions can be in flight, so that none is freed (and
   // unpinned) in a steady stream.
   buffers = std::make_unique<PartitionBufferPool>(

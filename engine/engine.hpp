@@ -63,6 +63,14 @@ const char* to_string(EngineEvent::Type t);
 // them.
 unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned running);
 
+// Partitions synthesized ahead of the devices when the configuration leaves it to the engine: one
+// waiting for each device worker and one more being made, or every synthesis worker busy where
+// there are more of those. The devices are the bound, so each partition beyond that holds a buffer
+// set (8.5 GB for a 32 GiB PoRep partition) and gains nothing: on the 32 GiB PoRep job (one H200,
+// two device and two synthesis workers) 3 ahead runs at 13.74 s a job and 92.9 GiB of host memory
+// against 13.73 s and 100.8 GiB with 4; 2 ahead leaves a WinningPoSt waiting for a device worker.
+unsigned auto_partitions_ahead(unsigned synthesis_workers, unsigned device_workers);
+
 struct EngineConfig {
   // SQLite journal; empty: none (queued jobs are lost on restart).
   std::string journal_path;
@@ -88,7 +96,7 @@ struct EngineConfig {
   // Partitions synthesized (or being synthesized) ahead of the devices: a synthesis worker starts
   // the next partition only while fewer wait for a device, unless it outranks all of them. The
   // devices are the bottleneck, so running further ahead only holds memory (and pins buffers).
-  // 0: synthesis workers + device workers.
+  // 0: auto_partitions_ahead.
   unsigned max_partitions_ahead = 0;
   // Hand a partition's pooled buffer set back as soon as its prover has read it for the last time
   // (on a GPU: the H stage done and the witness copied, seconds before the MSMs end) instead of at

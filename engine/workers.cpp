@@ -62,7 +62,7 @@ bool Engine::Impl::may_synthesize_locked() const {
   if (device_queue_.size() + synthesizing_ < partitions_ahead) return true;
   // A partition that outranks every one waiting for a device (a WinningPoSt behind PoRep
   // partitions) is never held back by them. (With none waiting, the bound is all synthesis in
-  // flight: the default bound, synthesis + device workers, leaves a free synthesis worker room.)
+  // flight: the default bound, at least the synthesis workers, leaves a free synthesis worker room.)
   return !device_queue_.empty() && synth_queue_.begin()->first < device_queue_.begin()->first;
 }
 

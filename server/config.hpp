@@ -59,7 +59,7 @@ struct DaemonConfig {
   uint32_t synthesis_threads = 0;  // per synthesis; 0: the hardware threads, shared by the syntheses running
   uint32_t synthesis_nice = 10;  // nice increment of synthesis threads (0..19): they yield to device workers
   uint32_t express_synthesis_workers = 1;  // more, for HIGH and CRITICAL partitions only
-  uint32_t max_partitions_ahead = 0;       // synthesized ahead of the devices; 0: synthesis + device workers
+  uint32_t max_partitions_ahead = 0;       // synthesized ahead of the devices; 0: the engine's default
   // Pooled partition buffer sets kept idle; absent: as many as can be in flight.
   std::optional<uint32_t> idle_buffer_sets;
   uint32_t max_attempts = 3;

@@ -94,7 +94,7 @@ typedef struct cuzk_engine_config {
   int trusted_params;                 /* nonzero: skip subgroup checks when loading parameter files */
   uint32_t result_ttl_seconds;        /* unfetched results are kept this long */
   const char* log_level;              /* "trace", "debug", "info", "warn", "error", "off"; NULL: "info" */
-  uint32_t max_partitions_ahead;      /* synthesized ahead of the devices; 0: synthesis + device workers */
+  uint32_t max_partitions_ahead;      /* synthesized ahead of the devices; 0: the engine's default */
   int32_t idle_buffer_sets;           /* pooled (pinned) partition buffer sets kept idle; -1: as many as
                                          can be in flight (the default) */
   uint32_t express_synthesis_workers; /* more synthesis workers, for HIGH and CRITICAL partitions only

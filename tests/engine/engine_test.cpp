@@ -178,6 +178,16 @@ TEST(Engine, SharesTheHardwareThreadsAmongRunningSyntheses) {
   EXPECT_EQ(engine::auto_synthesis_threads(16, 1), 16u);  // alone: every core
   EXPECT_EQ(engine::auto_synthesis_threads(16, 2), 8u);
   EXPECT_EQ(engine::auto_synthesis_threads(96, 3), 32u);
+}
+
+// One partition waiting for each device worker and one being made; every synthesis worker busy
+// where there are more of those.
+TEST(Engine, AutoPartitionsAhead) {
+  EXPECT_EQ(engine::auto_partitions_ahead(2, 2), 3u);  // one H200, two workers: the measured default
+  EXPECT_EQ(engine::auto_partitions_ahead(1, 1), 2u);
+  EXPECT_EQ(engine::auto_partitions_ahead(6, 2), 6u);  // slow synthesis: all of it runs
+  EXPECT_EQ(engine::auto_partitions_ahead(2, 8), 9u);  // four GPUs, two workers each
+  EXPECT_EQ(engine::auto_partitions_ahead(0, 0), 1u);
   EXPECT_EQ(engine::auto_synthesis_threads(17, 2), 8u);  // rounds down
   // Never none: fewer threads than syntheses, or no hardware count (0); no count means this one.
   EXPECT_EQ(engine::auto_synthesis_threads(1, 2), 1u);
