@@ -55,6 +55,10 @@ class [[nodiscard]] Status {
 
 inline Error make_error(std::string message) { return Error{std::move(message)}; }
 inline Error make_input_error(std::string message) { return Error{std::move(message), true}; }
+// The same error with `context` before its message; bad input stays bad input.
+inline Error in_context(std::string context, const Error& e) {
+  return Error{std::move(context) + e.message, e.bad_input};
+}
 
 }  // namespace cuzk
 

@@ -52,7 +52,7 @@ Result<std::vector<PathLevel>> levels_of(const FallbackPostParams& params) {
 }  // namespace
 
 Status synthesize_post_sector(ConstraintSystem& cs, std::span<const PathLevel> levels,
-                              const PostCircuitSector& sector) {
+                              const PostCircuitSector& sector, bool check_roots) {
   const Num comm_r_last = Num::alloc(cs, sector.comm_r_last);
   const Num comm_c = Num::alloc(cs, sector.comm_c);
   const Num comm_r = Num::alloc(cs, sector.comm_r);
@@ -63,10 +63,14 @@ Status synthesize_post_sector(ConstraintSystem& cs, std::span<const PathLevel> l
   if (!h) return make_error("FallbackPoSt: comm_r hash: " + h.message());
   cs.enforce(comm_r.lc, Variable::one(), h->lc);
 
+  const bool compare = check_roots && cs.has_values();
   for (size_t c = 0; c < sector.leaves.size(); ++c) {
-    Status s =
-        synthesize_por(cs, levels, sector.leaves[c], sector.paths[c], comm_r_last, /*root_private=*/true);
+    Fr reached;
+    Status s = synthesize_por(cs, levels, sector.leaves[c], sector.paths[c], comm_r_last,
+                              /*root_private=*/true, compare ? &reached : nullptr);
     if (!s) return make_error("FallbackPoSt: challenge " + std::to_string(c) + ": " + s.message());
+    if (compare && reached != sector.comm_r_last)
+      return make_input_error("challenge " + std::to_string(c) + "'s path does not reach comm_r_last");
   }
   return Status::Ok();
 }
@@ -105,8 +109,8 @@ Status FallbackPostCircuit::synthesize_sectors(ConstraintSystem& cs, size_t begi
     return make_error("FallbackPoSt: sectors [" + std::to_string(begin) + ", " + std::to_string(end) +
                       ") of a circuit of " + std::to_string(params_.sector_count));
   for (size_t i = begin; i < end; ++i) {
-    Status s = synthesize_post_sector(cs, levels_, sector(i));
-    if (!s) return make_error("circuit sector " + std::to_string(i) + ": " + s.message());
+    Status s = synthesize_post_sector(cs, levels_, sector(i), check_roots_);
+    if (!s) return in_context("circuit sector " + std::to_string(i) + ": ", s.error());
   }
   return Status::Ok();
 }

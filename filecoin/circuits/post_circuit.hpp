@@ -49,6 +49,13 @@ class FallbackPostCircuit final : public r1cs::Circuit {
   static Result<FallbackPostCircuit> create(const FallbackPostParams& params,
                                             std::vector<PostCircuitSector> sectors);
 
+  // Whether synthesis with values compares each challenge's computed root with the sector's
+  // comm_r_last and fails with an input error naming the sector and challenge where they differ:
+  // for paths no check has hashed (PathCheck::in_synthesis, post_vanilla.hpp). The witness hashes
+  // every path anyway, so the comparison is the whole cost of the check there.
+  void set_check_roots(bool check) { check_roots_ = check; }
+  bool checks_roots() const { return check_roots_; }
+
   Status synthesize(r1cs::ConstraintSystem& cs) const override;
   size_t num_public_inputs() const override { return params_.num_public_inputs(); }
 
@@ -72,10 +79,12 @@ class FallbackPostCircuit final : public r1cs::Circuit {
   std::vector<PathLevel> levels_;
   std::vector<PostCircuitSector> sectors_;  // the given ones; the last stands for the rest
   bool blank_ = false;
+  bool check_roots_ = false;
 };
 
-// Sector::synthesize: one circuit sector over `levels` (poseidon_path_levels of the tree).
+// Sector::synthesize: one circuit sector over `levels` (poseidon_path_levels of the tree). With
+// `check_roots` and values, a challenge whose path does not reach comm_r_last is an input error.
 Status synthesize_post_sector(r1cs::ConstraintSystem& cs, std::span<const PathLevel> levels,
-                              const PostCircuitSector& sector);
+                              const PostCircuitSector& sector, bool check_roots = false);
 
 }  // namespace cuzk::filecoin

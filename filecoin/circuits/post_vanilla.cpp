@@ -60,16 +60,18 @@ Result<Fr> field_element(const Domain& d, const std::string& at, const char* nam
   return *x;
 }
 
-// Inclusion proof j of a sector: the tree's shape, the root its path reaches, the root it names,
-// the leaf it proves.
+// Inclusion proof j of a sector: the tree's shape, the root its path reaches (where `paths` says
+// the check hashes it), the root it names, the leaf it proves.
 Status check_inclusion(const Setting& s, const std::string& at, size_t j, const MerkleProof& proof,
-                       const Fr& comm_r_last, uint64_t challenge) {
+                       const Fr& comm_r_last, uint64_t challenge, PathCheck paths) {
   const std::string what = at + "challenge " + std::to_string(j);
   auto arities = path_arities(proof, s.params.tree, what, s.base_levels);
   if (!arities) return make_input_error(arities.message());
-  auto root = recompute_root(proof, *arities, poseidon_native_node_hash(), what);
-  if (!root) return make_input_error(root.message());
-  if (*root != comm_r_last) return make_input_error(what + "'s path does not reach comm_r_last");
+  if (paths == PathCheck::hashed) {
+    auto root = recompute_root(proof, *arities, poseidon_native_node_hash(), what);
+    if (!root) return make_input_error(root.message());
+    if (*root != comm_r_last) return make_input_error(what + "'s path does not reach comm_r_last");
+  }
   if (proof.root != fr_to_domain(comm_r_last))
     return make_input_error(what + "'s proof names a root other than comm_r_last");
   const uint64_t leaf = path_index(proof, *arities);
@@ -80,7 +82,7 @@ Status check_inclusion(const Setting& s, const std::string& at, size_t j, const 
 }
 
 Status check_sector(const Setting& s, const FallbackPostSectorProof& proof, size_t i,
-                    const Domain& randomness) {
+                    const Domain& randomness, PathCheck paths) {
   const std::string at = std::string(to_string(s.kind)) + ": sector " + std::to_string(i) + " (id " +
                          std::to_string(proof.sector_id) + "): ";
   if (proof.sectors.size() != 1)
@@ -100,7 +102,7 @@ Status check_sector(const Setting& s, const FallbackPostSectorProof& proof, size
                             std::to_string(s.inclusions()) + " expected (one per challenge)");
   const std::vector<uint64_t> leaves = challenged_leaves(s, randomness, proof.sector_id, i);
   for (size_t j = 0; j < leaves.size(); ++j)
-    CUZK_TRY_STATUS(check_inclusion(s, at, j, sp.inclusion_proofs[j], *comm_r_last, leaves[j]));
+    CUZK_TRY_STATUS(check_inclusion(s, at, j, sp.inclusion_proofs[j], *comm_r_last, leaves[j], paths));
   return Status::Ok();
 }
 
@@ -125,14 +127,14 @@ Result<PostCircuitSector> circuit_sector(const FallbackPostSectorProof& proof, s
 }  // namespace
 
 Status check_post_vanilla_proofs(const PostProofType& type, std::span<const FallbackPostSectorProof> proofs,
-                                 const Domain& randomness, size_t partition_index) {
+                                 const Domain& randomness, size_t partition_index, PathCheck paths) {
   auto s = setting_of(type, proofs.size(), partition_index);
   if (!s) return s.error();
   CUZK_TRY_STATUS(check_post_randomness(randomness));
   // Sectors are checked apart, in ranges on every core (a 2349-sector partition is some 235,000
   // Poseidon hashes); the error is the first bad sector's, however the ranges ran.
   return parallel_ranges(proofs.size(), kSectorsPerRange, [&](size_t begin, size_t end) -> Status {
-    for (size_t i = begin; i < end; ++i) CUZK_TRY_STATUS(check_sector(*s, proofs[i], i, randomness));
+    for (size_t i = begin; i < end; ++i) CUZK_TRY_STATUS(check_sector(*s, proofs[i], i, randomness, paths));
     return Status::Ok();
   });
 }
@@ -146,7 +148,8 @@ Result<PostPartition> post_partition_from_vanilla(const PostProofType& type,
 
 Result<PostPartition> post_partition_of_checked(const PostProofType& type,
                                                 std::span<const FallbackPostSectorProof> proofs,
-                                                const Domain& randomness, size_t partition_index) {
+                                                const Domain& randomness, size_t partition_index,
+                                                PathCheck paths) {
   auto setting = setting_of(type, proofs.size(), partition_index);
   if (!setting) return setting.error();
   const Setting& s = *setting;
@@ -174,6 +177,7 @@ Result<PostPartition> post_partition_of_checked(const PostProofType& type,
   if (!inputs) return inputs.error();
   auto circuit = FallbackPostCircuit::create(s.params, std::move(sectors));
   if (!circuit) return circuit.error();
+  circuit->set_check_roots(paths == PathCheck::in_synthesis);
   return PostPartition{std::move(*circuit), std::move(*inputs)};
 }
 

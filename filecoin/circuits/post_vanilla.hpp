@@ -37,6 +37,14 @@ struct PostPartition {
   std::vector<Fr> public_inputs;
 };
 
+// Where an inclusion proof's path is hashed up to its root: by the check itself, or by the
+// partition's synthesis (FallbackPostCircuit::set_check_roots), whose witness hashes every path
+// anyway. The second is for requests that are proved: their check then reads every field, shape,
+// challenge and named root, and leaves the Poseidon hashing (some 8 core-seconds of a 2349-sector
+// partition) to the synthesis, which fails on a path that does not reach its root, naming the
+// circuit sector and the challenge.
+enum class PathCheck { hashed, in_synthesis };
+
 // WindowPoSt: `proofs` are the partition's sectors in order (1 … sectors per partition), one
 // vanilla proof each with one sector proof of 10 inclusion proofs; `partition_index` is the
 // partition's place in the deadline. WinningPoSt: exactly one vanilla proof whose one sector proof
@@ -45,7 +53,8 @@ struct PostPartition {
 // and the challenge, e.g. "WindowPoSt: sector 3 (id 1042): challenge 7's path does not reach
 // comm_r_last".
 Status check_post_vanilla_proofs(const PostProofType& type, std::span<const FallbackPostSectorProof> proofs,
-                                 const Domain& randomness, size_t partition_index = 0);
+                                 const Domain& randomness, size_t partition_index = 0,
+                                 PathCheck paths = PathCheck::hashed);
 
 // check_post_vanilla_proofs, then the circuit and its public inputs.
 Result<PostPartition> post_partition_from_vanilla(const PostProofType& type,
@@ -55,9 +64,10 @@ Result<PostPartition> post_partition_from_vanilla(const PostProofType& type,
 // The circuit and its public inputs of proofs that check_post_vanilla_proofs has accepted with the
 // same type, randomness and partition (the circuit's witness trusts every domain the check read):
 // a request prepared for proving checks its sectors once, at its submit, not again per partition
-// (a 2349-sector partition's check is some 8 core-seconds of Poseidon).
+// (a 2349-sector partition's check is some 8 core-seconds of Poseidon). `paths`: as the check ran.
 Result<PostPartition> post_partition_of_checked(const PostProofType& type,
                                                 std::span<const FallbackPostSectorProof> proofs,
-                                                const Domain& randomness, size_t partition_index = 0);
+                                                const Domain& randomness, size_t partition_index = 0,
+                                                PathCheck paths = PathCheck::hashed);
 
 }  // namespace cuzk::filecoin

@@ -93,7 +93,8 @@ std::vector<Variable> pack_into_inputs(ConstraintSystem& cs, std::span<const Boo
 }
 
 Status synthesize_por(ConstraintSystem& cs, std::span<const PathLevel> levels, const ValueOrNum& leaf,
-                      std::span<const PathLevelValues> path, const ValueOrNum& root, bool root_private) {
+                      std::span<const PathLevelValues> path, const ValueOrNum& root, bool root_private,
+                      Fr* reached) {
   if (path.size() != levels.size())
     return make_error("PoR: a path of " + std::to_string(path.size()) + " levels for a tree of " +
                       std::to_string(levels.size()));
@@ -123,6 +124,7 @@ Status synthesize_por(ConstraintSystem& cs, std::span<const PathLevel> levels, c
     cur = std::move(*node);
   }
 
+  if (reached) *reached = cur.value;
   pack_into_inputs(cs, all_bits);
   const Num rt = allocated(cs, root);
   cs.enforce(cur.lc, Variable::one(), rt.lc);

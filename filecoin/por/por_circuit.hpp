@@ -62,9 +62,11 @@ using ValueOrNum = std::variant<Fr, r1cs::Num>;
 //   4. the root, allocated when given by value, and (computed)·(ONE) = (root); with
 //      root_private = false the root is also made a public input (PoRep and PoSt never do).
 // Rows: Σ over levels of log2(arity) + insertion + hash, plus 2 (arity-8 Poseidon level: 530).
+// `reached`: where given, the value the path computes (the top level's hash) when `cs` has values,
+// so a caller can compare it with the root's without hashing the path again.
 Status synthesize_por(r1cs::ConstraintSystem& cs, std::span<const PathLevel> levels, const ValueOrNum& leaf,
-                      std::span<const PathLevelValues> path, const ValueOrNum& root,
-                      bool root_private = true);
+                      std::span<const PathLevelValues> path, const ValueOrNum& root, bool root_private = true,
+                      Fr* reached = nullptr);
 
 // por_no_challenge_input: the same levels over index bits the caller already has (least
 // significant first, log2(arity) per level) and siblings it allocated (arity − 1 per level); no

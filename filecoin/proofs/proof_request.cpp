@@ -147,8 +147,8 @@ Status prepare_post(const ProofRequest& r, State& s) {
   s.partitions = (s.sectors.size() + s.sectors_per_partition - 1) / s.sectors_per_partition;
   if (s.use == PrepareFor::proving)
     for (size_t k = 0; k < s.partitions; ++k)
-      CUZK_TRY_STATUS(
-          check_post_vanilla_proofs(s.post, post_sectors(s, k), s.randomness, s.first_partition + k));
+      CUZK_TRY_STATUS(check_post_vanilla_proofs(s.post, post_sectors(s, k), s.randomness,
+                                                s.first_partition + k, PathCheck::in_synthesis));
   return Status::Ok();
 }
 
@@ -298,8 +298,9 @@ Result<FilecoinPartition> PreparedProof::partition(size_t k) const {
     }
     case ProofKind::window_post:
     case ProofKind::winning_post: {
-      // Checked at prepare (prepare_post), every partition.
-      auto part = post_partition_of_checked(s.post, post_sectors(s, k), s.randomness, s.first_partition + k);
+      // Checked at prepare (prepare_post), every partition; the paths' hashes in synthesis.
+      auto part = post_partition_of_checked(s.post, post_sectors(s, k), s.randomness, s.first_partition + k,
+                                            PathCheck::in_synthesis);
       if (!part) return part.error();
       out.public_inputs = std::move(part->public_inputs);
       out.circuit = std::make_unique<FallbackPostCircuit>(std::move(part->circuit));

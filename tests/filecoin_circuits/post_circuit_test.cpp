@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "filecoin/circuits/post_synthesis.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
 #include "post_test_sector.hpp"
 #include "r1cs/matrices.hpp"
@@ -209,6 +210,24 @@ class PostChecks : public ::testing::Test {
   MerkleProof& inclusion(size_t sector, size_t challenge) {
     return proofs[sector].sectors[0].inclusion_proofs[challenge];
   }
+  // The check that leaves the paths' hashes to the synthesis passes; then the witness, on two
+  // threads, and the full synthesis both fail with the same bad-input error, which is returned.
+  std::string synthesis_error() const {
+    const Status checked = check_post_vanilla_proofs(window_2k(), proofs, r, 0, PathCheck::in_synthesis);
+    EXPECT_TRUE(checked.ok()) << checked.message();
+    auto part = post_partition_of_checked(window_2k(), proofs, r, 0, PathCheck::in_synthesis);
+    EXPECT_TRUE(part.ok()) << part.message();
+    if (!part.ok()) return "";
+    EXPECT_TRUE(part->circuit.checks_roots());
+    auto witness = synthesize_post_witness(part->circuit, 2);
+    auto full = r1cs::synthesize_for_proving(part->circuit);
+    EXPECT_FALSE(witness.ok());
+    EXPECT_FALSE(full.ok());
+    if (witness.ok() || full.ok()) return "";
+    EXPECT_TRUE(witness.error().bad_input);
+    EXPECT_EQ(witness.message(), full.message());
+    return witness.message();
+  }
 
   std::mt19937_64 rng{1};
   SmallSector a{1, rng}, b{1042, rng};
@@ -224,6 +243,35 @@ TEST_F(PostChecks, SiblingChanged) {
 TEST_F(PostChecks, LeafChanged) {
   inclusion(0, 2).leaf = fr_to_domain(test::random_fr(rng));
   EXPECT_EQ(error(), "WindowPoSt: sector 0 (id 1): challenge 2's path does not reach comm_r_last");
+}
+
+// A request that is proved leaves its paths' hashes to the witness, which hashes them anyway: the
+// same bad paths fail there, in the circuit sector and challenge they are in.
+TEST_F(PostChecks, PathsHashedInSynthesisFailThere) {
+  const MerkleProof kept = inclusion(1, 7);
+  inclusion(1, 7).base[1].hashes[3] = fr_to_domain(test::random_fr(rng));
+  EXPECT_EQ(synthesis_error(), "circuit sector 1: challenge 7's path does not reach comm_r_last");
+  inclusion(1, 7) = kept;
+  inclusion(0, 2).leaf = fr_to_domain(test::random_fr(rng));
+  EXPECT_EQ(synthesis_error(), "circuit sector 0: challenge 2's path does not reach comm_r_last");
+}
+
+// Good proofs checked that way give the partition the hashing check gives, and its witness.
+TEST_F(PostChecks, PathsHashedInSynthesisAcceptGoodProofs) {
+  ASSERT_TRUE(check_post_vanilla_proofs(window_2k(), proofs, r, 0, PathCheck::in_synthesis).ok());
+  auto deferred = post_partition_of_checked(window_2k(), proofs, r, 0, PathCheck::in_synthesis);
+  auto hashed = post_partition_from_vanilla(window_2k(), proofs, r);
+  ASSERT_TRUE(deferred.ok()) << deferred.message();
+  ASSERT_TRUE(hashed.ok()) << hashed.message();
+  EXPECT_FALSE(hashed->circuit.checks_roots());
+  EXPECT_EQ(deferred->public_inputs, hashed->public_inputs);
+  auto a = synthesize_post_witness(deferred->circuit, 2);
+  auto b = synthesize_post_witness(hashed->circuit, 2);
+  ASSERT_TRUE(a.ok()) << a.message();
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_TRUE(a->aux_assignment == b->aux_assignment);
+  EXPECT_TRUE(a->input_assignment == b->input_assignment);
+  expect_proves(*deferred);
 }
 
 TEST_F(PostChecks, NamedRootIsNotCommRLast) {

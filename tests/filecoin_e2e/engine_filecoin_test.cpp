@@ -254,6 +254,9 @@ TEST(EngineFilecoin, AJobInTheJournalFinishesAfterARestart) {
   expect_official_verifies(*r, request);
 }
 
+// Requests that cannot be proved are refused at submit, naming what is wrong; a path that does
+// not reach its root, which only hashing the path shows, fails the job at synthesis (the witness
+// hashes every path; the check at submit does not hash them again), naming the sector and challenge.
 TEST(EngineFilecoin, BadRequestsAreRefusedAtSubmit) {
   const Sector s = sector();
   ASSERT_TRUE(s.info.is_object());
@@ -268,8 +271,21 @@ TEST(EngineFilecoin, BadRequestsAreRefusedAtSubmit) {
   auto tampered = window_request(s);
   tampered.vanilla[0][8 + 32 + 8 + 8 + 4 + 32] ^= 1;
   auto bad = (*engine)->submit(job_of(JobKind::window_post, tampered));
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.message().find("challenge 0"), std::string::npos) << bad.message();
+  ASSERT_TRUE(bad.ok()) << bad.message();
+  auto failed = (*engine)->await(*bad, kLongWait);
+  ASSERT_TRUE(failed.ok()) << failed.message();
+  EXPECT_EQ(failed->state, JobState::failed);
+  EXPECT_NE(failed->error.find("circuit sector 0: challenge 0's path does not reach comm_r_last"),
+            std::string::npos)
+      << failed->error;
+  EXPECT_EQ(failed->proofs.size(), 0u);
+  // The root a proof names is read at submit: one other than comm_r_last is refused there (the
+  // first inclusion proof's root, after sector_id, comm_r and the counts).
+  auto renamed = window_request(s);
+  renamed.vanilla[0][8 + 32 + 8 + 8 + 4] ^= 1;
+  auto refused = (*engine)->submit(job_of(JobKind::window_post, renamed));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("challenge 0"), std::string::npos) << refused.message();
   // Truncated bytes.
   auto truncated = window_request(s);
   truncated.vanilla[0].resize(100);
