@@ -39,6 +39,8 @@ unsigned auto_synthesis_threads(unsigned hardware_threads, unsigned running) {
   return std::max(1u, hardware_threads / std::max(1u, running));
 }
 
+bool is_brief_synthesis(uint64_t rows) { return rows < (uint64_t(1) << 22); }
+
 unsigned auto_partitions_ahead(unsigned synthesis_workers, unsigned device_workers) {
   return std::max({1u, synthesis_workers, device_workers + 1});
 }

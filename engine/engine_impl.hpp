@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -118,25 +119,30 @@ struct Engine::Impl {
   bool journal_pending(JobId id) const { return journal && journal_failing_ && journal->pending(id); }
   bool abandoned(const JobRecord& job) const { return stopping_.load() || job.closed.load(); }
 
-  // The threads of one synthesis, counted among the running ones while it lives: the configured
-  // number, or auto_synthesis_threads over those running at its start.
+  // The threads of one synthesis, counted among the running ones while it lives unless it is
+  // brief (is_brief_synthesis): the configured number, or auto_synthesis_threads over those
+  // running at its start, itself included.
   struct SynthesisThreads {
-    std::atomic<unsigned>* running;
+    std::atomic<unsigned>* running;  // null: not counted
     unsigned count;
     SynthesisThreads(std::atomic<unsigned>* r, unsigned c) : running(r), count(c) {}
     SynthesisThreads(const SynthesisThreads&) = delete;
     SynthesisThreads& operator=(const SynthesisThreads&) = delete;
-    ~SynthesisThreads() { running->fetch_sub(1); }
+    ~SynthesisThreads() {
+      if (running) running->fetch_sub(1);
+    }
   };
   // The most threads one synthesis may get (one running alone), which its admission estimate
   // assumes: a partition's synthesis peak does not decrease as threads are added.
   unsigned max_synthesis_threads() const {
     return config.synthesis_threads ? config.synthesis_threads : hardware_threads;
   }
-  SynthesisThreads synthesis_threads() {
-    const unsigned now = syntheses_running_.fetch_add(1) + 1;
-    return {&syntheses_running_, config.synthesis_threads ? config.synthesis_threads
-                                                          : auto_synthesis_threads(hardware_threads, now)};
+  SynthesisThreads synthesis_threads(uint64_t rows = UINT64_MAX) {
+    const bool brief = is_brief_synthesis(rows);
+    const unsigned now = brief ? syntheses_running_.load() + 1 : syntheses_running_.fetch_add(1) + 1;
+    return {brief ? nullptr : &syntheses_running_, config.synthesis_threads
+                                                       ? config.synthesis_threads
+                                                       : auto_synthesis_threads(hardware_threads, now)};
   }
 
   EngineConfig config;

@@ -130,7 +130,7 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   emit({EngineEvent::Type::admitted, job->id, int(item->partition), -1, -1, job->priority, {}});
 
   const auto start = Clock::now();
-  const auto threads = synthesis_threads();
+  const auto threads = synthesis_threads(estimate->rows);
   auto synthesized = synthesize_partition(input, **lease, threads.count, std::move(buffers), compiled.get());
   const double synth_ms = ms_since(start);
   if (!synthesized) {

@@ -178,6 +178,16 @@ TEST(Engine, SharesTheHardwareThreadsAmongRunningSyntheses) {
   EXPECT_EQ(engine::auto_synthesis_threads(16, 1), 16u);  // alone: every core
   EXPECT_EQ(engine::auto_synthesis_threads(16, 2), 8u);
   EXPECT_EQ(engine::auto_synthesis_threads(96, 3), 32u);
+  EXPECT_EQ(engine::auto_synthesis_threads(17, 2), 8u);  // rounds down
+  // Never none: fewer threads than syntheses, or no hardware count (0); no count means this one.
+  EXPECT_EQ(engine::auto_synthesis_threads(1, 2), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(0, 2), 1u);
+  EXPECT_EQ(engine::auto_synthesis_threads(8, 0), 8u);
+  // A brief synthesis (a WinningPoSt's 370 K rows) is not counted among the running ones; a
+  // partition of Filecoin's large circuits is.
+  EXPECT_TRUE(engine::is_brief_synthesis(370'590));
+  EXPECT_FALSE(engine::is_brief_synthesis(125'279'217));
+  EXPECT_FALSE(engine::is_brief_synthesis(uint64_t(1) << 22));
 }
 
 // One partition waiting for each device worker and one being made; every synthesis worker busy
@@ -188,11 +198,6 @@ TEST(Engine, AutoPartitionsAhead) {
   EXPECT_EQ(engine::auto_partitions_ahead(6, 2), 6u);  // slow synthesis: all of it runs
   EXPECT_EQ(engine::auto_partitions_ahead(2, 8), 9u);  // four GPUs, two workers each
   EXPECT_EQ(engine::auto_partitions_ahead(0, 0), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(17, 2), 8u);  // rounds down
-  // Never none: fewer threads than syntheses, or no hardware count (0); no count means this one.
-  EXPECT_EQ(engine::auto_synthesis_threads(1, 2), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(0, 2), 1u);
-  EXPECT_EQ(engine::auto_synthesis_threads(8, 0), 8u);
 }
 
 // The engine's choice, logged with each synthesis: a lone synthesis takes every hardware thread; a
