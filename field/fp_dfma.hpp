@@ -74,11 +74,9 @@ struct FpDfma {
     Fp r;
 #pragma unroll
     for (int i = 0; i < 6; ++i) {
-      const int bit = 64 * i, j = bit / W, s = bit % W;  // limb i starts in v[j] at bit s
-      uint64_t w = v[j] >> s;
-      w |= v[j + 1] << (W - s);
-      if (W - s + W < 64) w |= v[j + 2] << (2 * W - s);
-      r.l[i] = w;
+      // Limb i starts in v[j] at bit s (0, 16 or 32), so v[j] and v[j + 1] cover its 64 bits.
+      const int bit = 64 * i, j = bit / W, s = bit % W;
+      r.l[i] = (v[j] >> s) | (v[j + 1] << (W - s));
     }
     return r;
   }
