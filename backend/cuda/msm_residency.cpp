@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <optional>
 #include <span>
 
 #include "backend/cuda/msm/window.hpp"
@@ -189,40 +190,49 @@ Result<std::pair<MsmConfig, MsmPlan>> MsmResidency::resident_plan(const MsmReque
   cfg.narrow_windows = o.msm_narrow_windows;
   cfg.max_bases = sh.nb;  // density form: tables for the present variables only
   const double cap = resident_cap();
-  const size_t own_work = shared_work_ ? shared_work_->bytes() : 0;
   auto mix = sample_mix(rq, device_scalars ? device_scalars : dev_.kept.copy_of(rq.scalars), dev_.stream());
   if (!mix) return mix.error();
-  // Passes of the configured size, halved while the context would not fit the resident share:
-  // smaller passes are slower, streamed bases far slower.
-  size_t pass = o.resident_pass_points ? o.resident_pass_points : kResidentPassPoints;
-  Result<MsmPlan> rp = make_error("no plan");
-  for (;;) {
-    cfg.chunk_points = sh.max_points > pass ? pass : 0;
-    // The window suits the points per pass (every pass sorts into and merges all buckets, unless
-    // passes take groups of sets) and the scalars: the first request's stand for the later ones
-    // (the same circuit, other witnesses). Set groups may pick a wider window, whose buckets need
-    // more room; when that does not fit, passes of points at this size come before smaller ones.
-    bool fits = false;
-    for (bool allowed : {o.msm_set_passes, false}) {
-      const ResidentWindow pick = pick_resident_window({.n = sh.max_points,
-                                                        .pass = pass,
+  // The cheapest plan by the window model that fits the resident share, over passes from the
+  // configured size down to kMinResidentPassPoints and every window at each (smaller passes are
+  // slower, streamed bases far slower). The scalars of the first request stand for the later ones
+  // (the same circuit, other witnesses).
+  const auto config_for = [&](size_t pass, const ResidentWindow& w) {
+    MsmConfig c = cfg;
+    c.chunk_points = sh.max_points > pass ? pass : 0;
+    c.window_bits = w.c;
+    c.set_passes = w.by_sets;
+    return c;
+  };
+  std::optional<Error> failed;
+  const auto fits = [&](size_t pass, const ResidentWindow& w) {
+    auto p = Msm<Affine>::plan(sh.max_points, config_for(pass, w), false);
+    if (!p) {
+      if (!failed) failed = p.error();
+      return false;
+    }
+    return double(resident_with(p->base_bytes, p->work_bytes)) <= cap;
+  };
+  const ResidentChoice choice = choose_resident_window({.n = sh.max_points,
+                                                        .pass = o.resident_pass_points ? o.resident_pass_points
+                                                                                       : kResidentPassPoints,
                                                         .precompute = cfg.precompute,
                                                         .mix = *mix,
                                                         .g2 = sizeof(typename Affine::field) > 48,
                                                         .bucket_cost = o.window_bucket_cost,
-                                                        .set_passes = allowed,
-                                                        .narrow = cfg.narrow_windows});
-      cfg.window_bits = pick.c;
-      cfg.set_passes = pick.by_sets;
-      rp = Msm<Affine>::plan(sh.max_points, cfg, false);
-      if (!rp) return rp.error();
-      fits = double(dev_.resident - own_work + rp->base_bytes + std::max(rp->work_bytes, own_work)) <= cap;
-      if (fits || !pick.by_sets) break;
-    }
-    if (fits || pass <= kMinResidentPassPoints) break;
-    pass /= 2;
-  }
+                                                        .set_passes = o.msm_set_passes,
+                                                        .narrow = cfg.narrow_windows},
+                                                       kMinResidentPassPoints, fits);
+  if (failed && !choice.fits) return *failed;
+  cfg = config_for(choice.pass, choice.window);
+  // Too large at every size when it does not fit: the caller streams this context's bases.
+  auto rp = Msm<Affine>::plan(sh.max_points, cfg, false);
+  if (!rp) return rp.error();
   return std::make_pair(cfg, *rp);
+}
+
+size_t MsmResidency::resident_with(size_t base_bytes, size_t work_bytes) const {
+  const size_t have = shared_work_ ? shared_work_->bytes() : 0;
+  return dev_.resident + base_bytes + (work_bytes > have ? work_bytes : 0);
 }
 
 size_t MsmResidency::streaming_reserve() const {
@@ -268,17 +278,12 @@ Result<Msm<Affine>*> MsmResidency::resident_context(const MsmRequest<Affine>& rq
   if (!planned) return planned.error();
   const MsmConfig cfg = planned->first;
   const MsmPlan rp = planned->second;
-  // Its bases, and the growth of the shared work area if it needs a larger one (the old area is
-  // held until every context has moved, so the peak counts both).
-  const auto needed = [&] {
-    const size_t have = shared_work_ ? shared_work_->bytes() : 0;
-    return rp.base_bytes + (rp.work_bytes > have ? rp.work_bytes : 0);
-  };
+  const auto needed = [&] { return resident_with(rp.base_bytes, rp.work_bytes) - dev_.resident; };
   const double cap = resident_cap();
   // Contexts this call has not used (other parameter sets) give way, least recently used first.
-  while (double(dev_.resident + needed()) > cap && evict_one_idle()) {
+  while (double(resident_with(rp.base_bytes, rp.work_bytes)) > cap && evict_one_idle()) {
   }
-  if (double(dev_.resident + needed()) > cap) return static_cast<Msm<Affine>*>(nullptr);
+  if (double(resident_with(rp.base_bytes, rp.work_bytes)) > cap) return static_cast<Msm<Affine>*>(nullptr);
   const bool shared = dev_.options.shared_bases != nullptr;
   std::shared_ptr<const DeviceBuffer<Affine>> on_device;
   if (shared) {

@@ -119,6 +119,11 @@ class MsmResidency {
   // circuit. On a small budget the density-form contexts of a real circuit (its A and B queries)
   // fit the fraction, and without the reserve the H query, which streams, would find no room.
   double resident_cap() const;
+  // The resident bytes while a context of `base_bytes` and `work_bytes` is made: its bases, and the
+  // growth of the shared work area where it needs a larger one (the old area is held until every
+  // context has moved, so the peak counts both). The plan's search and the context's making both
+  // hold a plan to this, so a plan chosen as fitting is never refused when made.
+  size_t resident_with(size_t base_bytes, size_t work_bytes) const;
   // The device bytes of the larger (G2's) context streaming its bases in chunks of 2^22 points.
   size_t streaming_reserve() const;
   // Grows the shared work area to `bytes` (every context moves into the new one).

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "backend/cpu/msm.hpp"
 
@@ -154,6 +158,93 @@ TEST(MsmWindow, ResidentWindowFollowsTheScalarMix) {
   }
   // Small contexts (one pass): narrow windows, as the bucket work dominates.
   EXPECT_LE(pick(size_t(1) << 14, {}).c, 12u);
+}
+
+
+// Every window is a candidate, cheapest first, and the first is the pick.
+TEST(MsmWindow, ResidentWindowsAreEveryWindowCheapestFirst) {
+  for (ScalarMix mix : {ScalarMix{}, ScalarMix{0.4, 0.4}})
+    for (bool g2 : {false, true})
+      for (size_t n : {size_t(1) << 14, size_t(91925766), size_t(1) << 27}) {
+        const ResidentWindowQuery q{.n = n, .pass = size_t(1) << 24, .mix = mix, .g2 = g2};
+        const auto ws = resident_windows(q);
+        ASSERT_EQ(ws.size(), 15u);
+        std::vector<bool> seen(23, false);
+        for (size_t i = 0; i < ws.size(); ++i) {
+          ASSERT_GE(ws[i].c, 8u);
+          ASSERT_LE(ws[i].c, 22u);
+          EXPECT_FALSE(seen[ws[i].c]) << ws[i].c;
+          seen[ws[i].c] = true;
+          if (i > 0) {
+            EXPECT_LE(ws[i - 1].cost, ws[i].cost);
+          }
+        }
+        EXPECT_EQ(ws.front().c, pick_resident_window(q).c);
+        EXPECT_EQ(ws.front().by_sets, pick_resident_window(q).by_sets);
+      }
+}
+
+// The choice over pass sizes and windows is the cheapest of the plans that fit, found by brute
+// force over the same candidates; where the model's first choice fits, it is the choice.
+TEST(MsmWindow, ResidentChoiceIsTheCheapestThatFits) {
+  const size_t largest = size_t(1) << 25, smallest = size_t(1) << 22;
+  // A stand-in for a plan's bytes: digits of a pass (by points) or of a set group, and buckets.
+  const auto bytes = [](size_t n, size_t pass, const ResidentWindow& w) {
+    const double W = std::ceil(256.0 / w.c), buckets = W * std::ldexp(1.0, int(w.c) - 1);
+    return (w.by_sets ? 2.0 * double(n) : double(std::min(n, pass)) * W) * 16 + buckets * (w.by_sets ? 60 : 200);
+  };
+  for (bool g2 : {false, true})
+    for (ScalarMix mix : {ScalarMix{}, ScalarMix{0.4, 0.4}})
+      for (size_t n : {size_t(91925766), size_t(1) << 27})
+        for (double cap : {1e9, 3e9, 6e9, 9e9, 14e9, 1e12}) {
+          const ResidentWindowQuery q{.n = n, .pass = largest, .mix = mix, .g2 = g2};
+          const auto fits = [&](size_t pass, const ResidentWindow& w) { return bytes(n, pass, w) <= cap; };
+          const ResidentChoice got = choose_resident_window(q, smallest, fits);
+          std::optional<ResidentChoice> want;
+          for (size_t pass = largest; pass >= smallest; pass /= 2)
+            for (bool allowed : {true, false}) {
+              ResidentWindowQuery at = q;
+              at.pass = pass;
+              at.set_passes = allowed;
+              for (const ResidentWindow& w : resident_windows(at))
+                if (fits(pass, w) && (!want || w.cost < want->window.cost)) want = ResidentChoice{pass, w, true};
+            }
+          const std::string where = "g2 " + std::to_string(g2) + " n " + std::to_string(n) + " cap " +
+                                    std::to_string(cap);
+          if (!want) {
+            EXPECT_FALSE(got.fits) << where;
+            EXPECT_EQ(got.pass, smallest) << where;
+            ResidentWindowQuery at = q;
+            at.pass = smallest;
+            EXPECT_EQ(got.window.cost, resident_windows(at).front().cost) << where;
+            continue;
+          }
+          ASSERT_TRUE(got.fits) << where;
+          EXPECT_TRUE(fits(got.pass, got.window)) << where;
+          EXPECT_DOUBLE_EQ(got.window.cost, want->window.cost) << where;
+          if (cap >= 1e12) {  // everything fits: the first choice at the largest pass
+            EXPECT_EQ(got.pass, largest);
+            EXPECT_EQ(got.window.c, pick_resident_window(q).c);
+            EXPECT_EQ(got.window.by_sets, pick_resident_window(q).by_sets);
+          }
+        }
+}
+
+// The first choice refused, the choice stays at the largest pass when a plan there fits and is
+// cheaper than any at smaller passes (uniform scalars at 2^27: every c = 22 plan refused, c = 20
+// at 2^25 beats halving).
+TEST(MsmWindow, ResidentChoiceTriesOtherWindowsBeforeHalving) {
+  const size_t n = size_t(1) << 27, largest = size_t(1) << 25;
+  const ResidentWindowQuery q{.n = n, .pass = largest};
+  const ResidentWindow top = pick_resident_window(q);
+  ASSERT_EQ(top.c, 22u);
+  ASSERT_TRUE(top.by_sets);
+  const ResidentChoice got = choose_resident_window(q, size_t(1) << 22, [&](size_t, const ResidentWindow& w) {
+    return w.c != top.c;  // every plan of that window too large
+  });
+  ASSERT_TRUE(got.fits);
+  EXPECT_EQ(got.pass, largest);
+  EXPECT_EQ(got.window.c, 20u);
 }
 
 }  // namespace

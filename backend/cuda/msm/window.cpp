@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace cuzk::cuda {
 
@@ -47,13 +48,12 @@ constexpr double kReduceBucketG2 = 8.0;
 
 }  // namespace
 
-ResidentWindow pick_resident_window(const ResidentWindowQuery& q) {
+std::vector<ResidentWindow> resident_windows(const ResidentWindowQuery& q) {
   const size_t n = q.n, pass = q.pass;
   const double dense = std::max(0.0, 1.0 - q.mix.zero - q.mix.one);
   const double point_passes = std::ceil(double(n) / double(pass));
   const double reduce_bucket = q.g2 ? kReduceBucketG2 : kReduceBucketG1;
-  ResidentWindow best{16, false};
-  double best_cost = -1;
+  std::vector<ResidentWindow> out;
   for (unsigned c = 8; c <= 22; ++c) {
     const unsigned W = msm_windows(c), m = std::min(q.precompute == 0 ? W : q.precompute, W);
     const unsigned S = (W + m - 1) / m;
@@ -72,9 +72,41 @@ ResidentWindow pick_resident_window(const ResidentWindowQuery& q) {
         groups ? digits + kGroupPassRead * double((S + g - 1) / g) * double(n) +
                      q.bucket_cost * kGroupBucket * in_use
                : digits + q.bucket_cost * (passes * kPassBucket * buckets + reduce_bucket * in_use);
-    if (best_cost < 0 || cost < best_cost) best = {c, groups}, best_cost = cost;
+    out.push_back({c, groups, cost});
   }
-  return best;
+  // Stable: of equal costs the narrower window first.
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.cost < b.cost; });
+  return out;
+}
+
+ResidentWindow pick_resident_window(const ResidentWindowQuery& q) { return resident_windows(q).front(); }
+
+ResidentChoice choose_resident_window(ResidentWindowQuery q, size_t smallest_pass,
+                                      const std::function<bool(size_t, const ResidentWindow&)>& fits) {
+  std::optional<ResidentChoice> best;
+  ResidentChoice last;
+  for (size_t pass = q.pass;; pass /= 2) {
+    std::vector<ResidentWindow> tries;
+    for (bool allowed : {q.set_passes, false}) {
+      ResidentWindowQuery at = q;
+      at.pass = pass;
+      at.set_passes = allowed;
+      const auto ws = resident_windows(at);
+      tries.insert(tries.end(), ws.begin(), ws.end());
+      if (!allowed) break;
+    }
+    std::stable_sort(tries.begin(), tries.end(), [](const auto& a, const auto& b) { return a.cost < b.cost; });
+    last = {pass, tries.front(), false};
+    for (const ResidentWindow& w : tries) {
+      if (best && w.cost >= best->window.cost) break;  // cheapest first: none left that beats it
+      if (fits(pass, w)) {
+        best = ResidentChoice{pass, w, true};
+        break;
+      }
+    }
+    if (pass <= smallest_pass || pass < 2) break;
+  }
+  return best ? *best : last;
 }
 
 }  // namespace cuzk::cuda

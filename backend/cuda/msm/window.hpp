@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace cuzk::cuda {
@@ -120,7 +121,28 @@ struct ResidentWindowQuery {
 struct ResidentWindow {
   unsigned c = 16;
   bool by_sets = false;  // passes of set groups (then MsmConfig::set_passes)
+  double cost = 0;       // the model's, in mixed additions
 };
-ResidentWindow pick_resident_window(const ResidentWindowQuery& q);
+// Every window from 8 to 22 bits for q, cheapest first (of equal costs the narrower), each by set
+// groups where q allows them and they apply.
+std::vector<ResidentWindow> resident_windows(const ResidentWindowQuery& q);
+ResidentWindow pick_resident_window(const ResidentWindowQuery& q);  // resident_windows(q).front()
+
+// The cheapest plan by the model that `fits` accepts, over passes from q.pass halved down to
+// `smallest_pass` and, at each, every window by set groups (where q allows) or by points. A work
+// area too large for the share at the model's first choice need not cost a halved pass: at 2^24
+// points a WindowPoSt's B₂ (92 M points on G2) takes c = 20 by set groups in 8.5 GB where c = 22
+// by groups needs 18.6 and c = 20 by points 14.4, and only halving would leave c = 19 by points at
+// 2^22 (14 windows instead of 13, and every bucket summed in 22 passes). Costs compare across pass
+// sizes (the model counts the passes), so where the first choice at the largest pass fits, it is
+// the answer, as before. `fits(pass, window)`: whether that plan fits. With none that fits, the
+// cheapest at the smallest pass, marked `fits = false`.
+struct ResidentChoice {
+  size_t pass = 0;
+  ResidentWindow window;
+  bool fits = false;
+};
+ResidentChoice choose_resident_window(ResidentWindowQuery q, size_t smallest_pass,
+                                      const std::function<bool(size_t, const ResidentWindow&)>& fits);
 
 }  // namespace cuzk::cuda
