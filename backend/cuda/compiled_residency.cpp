@@ -1,8 +1,22 @@
 #include "backend/cuda/compiled_residency.hpp"
 
+#include "backend/cuda/runtime/device_bases.hpp"
+
 namespace cuzk::cuda {
 
 Result<const DeviceCompiledCircuit*> CompiledResidency::get(const CompiledRows& rows, size_t beside) {
+  if (DeviceBases* store = dev_.options.shared_bases.get(); store && rows.id != 0) {
+    auto got = store->get_object<DeviceCompiledCircuit>(
+        rows.id, DeviceCompiledCircuit::bytes_for(rows.matrices),
+        [&] { return DeviceCompiledCircuit::upload(rows.matrices, &dev_.stager(), dev_.stream()); });
+    if (!got) return got.error();
+    if (*got) {
+      release();  // an own copy, of this circuit or another, is not needed beside it
+      held_ = std::move(*got);
+      return held_.get();
+    }
+    // The store is full of arrays in use: a copy of this backend's own, if its budget has room.
+  }
   if (circuit_ && id_ == rows.id && rows.id != 0) {
     used_in_call_ = dev_.calls;
     return &*circuit_;

@@ -37,6 +37,7 @@ auto CudaBackend::serve(Call&& call) -> decltype(call()) {
   const DeviceCacheStats before = dev.cache.stats();
   auto out = call();
   msms_->end_call();
+  compiled_->end_call();
   if (dev.kept.buffer && dev.kept.call != dev.calls) dev.kept.drop();
   dev.log_device_blocks(before);
   return out;
@@ -70,6 +71,11 @@ Result<StagePlan> CudaBackend::plan_h(unsigned log_n, bool check_rows) const {
 size_t CudaBackend::resident_bytes() const {
   std::lock_guard lock(mutex_);
   return device_->resident;
+}
+
+size_t CudaBackend::compiled_bytes() const {
+  std::lock_guard lock(mutex_);
+  return device_->compiled_resident;
 }
 
 size_t CudaBackend::peak_planned_bytes() const {

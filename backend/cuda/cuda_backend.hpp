@@ -92,6 +92,8 @@ class CudaBackend final : public ComputeBackend {
 
   size_t memory_budget() const override { return budget_; }
   size_t resident_bytes() const;
+  // Device bytes of this worker's own copy of a compiled circuit (0 where the shared store holds it).
+  size_t compiled_bytes() const;
   // The largest resident + stage total planned so far (the backend's peak device memory).
   size_t peak_planned_bytes() const override;
   // Every stage planned so far, in order (cleared by clear_log()).

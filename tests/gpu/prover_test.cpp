@@ -12,6 +12,7 @@
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/msm/msm.hpp"
 #include "backend/cuda/runtime/device_bases.hpp"
+#include "backend/cuda/spmv/device_circuit.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -385,6 +386,63 @@ TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
     EXPECT_EQ(store->bytes(), bases_of(k->pk));  // this key's bases alone, uploaded once
     EXPECT_EQ(store->uploads(), uploads + store->arrays());
     uploads = store->uploads();
+  }
+}
+
+// Two workers of one device proving from a compiled circuit (witness-only assignments) share one
+// device copy of its matrices in the store, as they share the bases: both prove at the same time,
+// bit for bit as the CPU from full synthesis; the store holds the key's bases and the matrices
+// once, each uploaded once, and neither worker keeps a copy of its own. A store without room for
+// the matrices leaves each worker its own copy, and the proofs are the same.
+TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheCompiledCircuit) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  r1cs::SampleSpec spec;
+  spec.kind = "sha256";
+  spec.message_bytes = 200;
+  spec.log_domain = 13;
+  spec.seed = rng_();
+  Keyed k = make_keyed(spec, rng_());
+  auto full = r1cs::synthesize_for_proving(*k.circuit);
+  ASSERT_TRUE(full.ok()) << full.message();
+  auto cc = r1cs::compile(*k.circuit, {.keep_c = false});
+  ASSERT_TRUE(cc.ok()) << cc.message();
+  const auto compiled = std::make_shared<const r1cs::CompiledCircuit>(std::move(*cc));
+  const auto witness = [&] {
+    r1cs::ProvingAssignment wo = r1cs::ProvingAssignment::witness_only();
+    EXPECT_TRUE(k.circuit->synthesize(wo).ok());
+    r1cs::Assignment as = wo.finish().value();
+    EXPECT_TRUE(r1cs::attach_compiled(as, compiled).ok());
+    return as;
+  };
+  const size_t matrices = cuda::DeviceCompiledCircuit::bytes_for(r1cs::compiled_rows(*compiled, {}, {}).matrices);
+  const size_t key_bases = bases_of(k.pk);
+  const auto prove = [&](cuda::CudaBackend& gpu, uint64_t seed) {
+    r1cs::Assignment as = witness();
+    const auto rs = groth16::ProofRandomness::from_seed(seed);
+    auto want_as = *full;
+    auto want = groth16::create_proof(k.pk, want_as, rs);
+    ASSERT_TRUE(want.ok()) << want.message();
+    auto got = groth16::create_proof(k.pk, as, rs, gpu);
+    ASSERT_TRUE(got.ok()) << got.message();
+    EXPECT_EQ(proof_to_bytes(*want), proof_to_bytes(*got));
+  };
+  for (const size_t capacity : {key_bases + matrices, matrices - 1}) {
+    SCOPED_TRACE(capacity);
+    auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), capacity);
+    auto workers = shared_workers(store);
+    ASSERT_EQ(workers.size(), 2u);
+    const uint64_t s0 = rng_(), s1 = rng_();
+    std::thread other([&] { prove(*workers[1], s1); });
+    prove(*workers[0], s0);
+    other.join();
+    for (auto& w : workers) prove(*w, rng_());  // found in the store (or in the worker's own copy)
+    EXPECT_LE(store->bytes(), capacity);
+    if (capacity == key_bases + matrices) {
+      EXPECT_EQ(store->bytes(), key_bases + matrices);  // one copy of each, for both workers
+      EXPECT_EQ(store->uploads(), store->arrays());
+    }
+    for (auto& w : workers) EXPECT_EQ(w->compiled_bytes(), capacity < matrices ? matrices : 0);
   }
 }
 
