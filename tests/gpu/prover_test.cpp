@@ -315,6 +315,37 @@ std::vector<std::unique_ptr<cuda::CudaBackend>> shared_workers(
   return workers;
 }
 
+// A keyed sample circuit of `kind` (message_bytes 200) over 2^log_domain rows.
+Keyed sample_keyed(const char* kind, unsigned log_domain, std::mt19937_64& rng) {
+  r1cs::SampleSpec spec;
+  spec.kind = kind;
+  spec.message_bytes = 200;
+  spec.log_domain = log_domain;
+  spec.seed = rng();
+  return make_keyed(spec, rng());
+}
+
+// A witness-only assignment of k's circuit attached to `compiled` (a, b, c stand for its rows).
+r1cs::Assignment compiled_witness(const Keyed& k, const std::shared_ptr<const r1cs::CompiledCircuit>& compiled) {
+  r1cs::ProvingAssignment wo = r1cs::ProvingAssignment::witness_only();
+  EXPECT_TRUE(k.circuit->synthesize(wo).ok());
+  r1cs::Assignment as = wo.finish().value();
+  EXPECT_TRUE(r1cs::attach_compiled(as, compiled).ok());
+  return as;
+}
+
+// A proof of `compiled_as` (witness-only, attached) on `gpu` is the CPU's from `full`, bit for bit.
+void expect_compiled_proof(const Keyed& k, const r1cs::Assignment& full, r1cs::Assignment compiled_as,
+                           ComputeBackend& gpu, uint64_t seed) {
+  const auto rs = groth16::ProofRandomness::from_seed(seed);
+  auto want_as = full;
+  auto want = groth16::create_proof(k.pk, want_as, rs);
+  ASSERT_TRUE(want.ok()) << want.message();
+  auto got = groth16::create_proof(k.pk, compiled_as, rs, gpu);
+  ASSERT_TRUE(got.ok()) << got.message();
+  EXPECT_EQ(proof_to_bytes(*want), proof_to_bytes(*got));
+}
+
 // Bytes of a key's base arrays (what a store holds for it).
 size_t bases_of(const groth16::ProvingKey& pk) {
   return (pk.h.size() + pk.l.size() + pk.a.size() + pk.b_g1.size()) * sizeof(G1Affine) +
@@ -397,35 +428,16 @@ TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
 TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheCompiledCircuit) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
-  r1cs::SampleSpec spec;
-  spec.kind = "sha256";
-  spec.message_bytes = 200;
-  spec.log_domain = 13;
-  spec.seed = rng_();
-  Keyed k = make_keyed(spec, rng_());
+  Keyed k = sample_keyed("sha256", 13, rng_);
   auto full = r1cs::synthesize_for_proving(*k.circuit);
   ASSERT_TRUE(full.ok()) << full.message();
   auto cc = r1cs::compile(*k.circuit, {.keep_c = false});
   ASSERT_TRUE(cc.ok()) << cc.message();
   const auto compiled = std::make_shared<const r1cs::CompiledCircuit>(std::move(*cc));
-  const auto witness = [&] {
-    r1cs::ProvingAssignment wo = r1cs::ProvingAssignment::witness_only();
-    EXPECT_TRUE(k.circuit->synthesize(wo).ok());
-    r1cs::Assignment as = wo.finish().value();
-    EXPECT_TRUE(r1cs::attach_compiled(as, compiled).ok());
-    return as;
-  };
   const size_t matrices = cuda::DeviceCompiledCircuit::bytes_for(r1cs::compiled_rows(*compiled, {}, {}).matrices);
   const size_t key_bases = bases_of(k.pk);
   const auto prove = [&](cuda::CudaBackend& gpu, uint64_t seed) {
-    r1cs::Assignment as = witness();
-    const auto rs = groth16::ProofRandomness::from_seed(seed);
-    auto want_as = *full;
-    auto want = groth16::create_proof(k.pk, want_as, rs);
-    ASSERT_TRUE(want.ok()) << want.message();
-    auto got = groth16::create_proof(k.pk, as, rs, gpu);
-    ASSERT_TRUE(got.ok()) << got.message();
-    EXPECT_EQ(proof_to_bytes(*want), proof_to_bytes(*got));
+    expect_compiled_proof(k, *full, compiled_witness(k, compiled), gpu, seed);
   };
   for (const size_t capacity : {key_bases + matrices, matrices - 1}) {
     SCOPED_TRACE(capacity);
@@ -525,12 +537,7 @@ TEST_F(CudaProver, CompiledRowsGiveTheSameProofUnderEveryPlan) {
   SCOPED_TRACE(seed_);
   for (const char* kind : {"sha256", "synthetic"}) {
     SCOPED_TRACE(kind);
-    r1cs::SampleSpec spec;
-    spec.kind = kind;
-    spec.message_bytes = 200;
-    spec.log_domain = 14;
-    spec.seed = rng_();
-    Keyed k = make_keyed(spec, rng_());
+    Keyed k = sample_keyed(kind, 14, rng_);
     auto full = r1cs::synthesize_for_proving(*k.circuit);
     ASSERT_TRUE(full.ok()) << full.message();
     cpu::CpuBackend host;
@@ -541,13 +548,7 @@ TEST_F(CudaProver, CompiledRowsGiveTheSameProofUnderEveryPlan) {
       auto cc = r1cs::compile(*k.circuit, {.keep_c = keep_c});
       ASSERT_TRUE(cc.ok()) << cc.message();
       const auto compiled = std::make_shared<const r1cs::CompiledCircuit>(std::move(*cc));
-      const auto witness = [&] {
-        r1cs::ProvingAssignment wo = r1cs::ProvingAssignment::witness_only();
-        EXPECT_TRUE(k.circuit->synthesize(wo).ok());
-        r1cs::Assignment as = wo.finish().value();
-        EXPECT_TRUE(r1cs::attach_compiled(as, compiled).ok());
-        return as;
-      };
+      const auto witness = [&] { return compiled_witness(k, compiled); };
       std::set<std::string> plans;
       for (size_t budget : budgets_down_to_a_few_mib()) {
         SCOPED_TRACE(budget);
@@ -564,16 +565,8 @@ TEST_F(CudaProver, CompiledRowsGiveTheSameProofUnderEveryPlan) {
       for (const auto& p : plans) std::printf("  compiled rows under the plan:%s\n", p.c_str());
       auto gpu = backend();
       ASSERT_TRUE(gpu.ok()) << gpu.message();
-      for (int round = 0; round < 2; ++round) {  // the second proof finds the matrices resident
-        r1cs::Assignment as = witness();
-        const auto rs = groth16::ProofRandomness::from_seed(rng_());
-        auto want_as = *full;
-        auto want = groth16::create_proof(k.pk, want_as, rs);
-        ASSERT_TRUE(want.ok()) << want.message();
-        auto got = groth16::create_proof(k.pk, as, rs, **gpu);
-        ASSERT_TRUE(got.ok()) << got.message();
-        EXPECT_EQ(proof_to_bytes(*want), proof_to_bytes(*got));
-      }
+      for (int round = 0; round < 2; ++round)  // the second proof finds the matrices resident
+        expect_compiled_proof(k, *full, witness(), **gpu, rng_());
     }
   }
 }
