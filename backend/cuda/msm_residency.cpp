@@ -212,16 +212,16 @@ Result<std::pair<MsmConfig, MsmPlan>> MsmResidency::resident_plan(const MsmReque
     }
     return double(resident_with(p->base_bytes, p->work_bytes)) <= cap;
   };
-  const ResidentChoice choice = choose_resident_window({.n = sh.max_points,
-                                                        .pass = o.resident_pass_points ? o.resident_pass_points
-                                                                                       : kResidentPassPoints,
-                                                        .precompute = cfg.precompute,
-                                                        .mix = *mix,
-                                                        .g2 = sizeof(typename Affine::field) > 48,
-                                                        .bucket_cost = o.window_bucket_cost,
-                                                        .set_passes = o.msm_set_passes,
-                                                        .narrow = cfg.narrow_windows},
-                                                       kMinResidentPassPoints, fits);
+  const ResidentChoice choice =
+      choose_resident_window({.n = sh.max_points,
+                              .pass = o.resident_pass_points ? o.resident_pass_points : kResidentPassPoints,
+                              .precompute = cfg.precompute,
+                              .mix = *mix,
+                              .g2 = sizeof(typename Affine::field) > 48,
+                              .bucket_cost = o.window_bucket_cost,
+                              .set_passes = o.msm_set_passes,
+                              .narrow = cfg.narrow_windows},
+                             kMinResidentPassPoints, fits);
   if (failed && !choice.fits) return *failed;
   cfg = config_for(choice.pass, choice.window);
   // Too large at every size when it does not fit: the caller streams this context's bases.

@@ -160,7 +160,6 @@ TEST(MsmWindow, ResidentWindowFollowsTheScalarMix) {
   EXPECT_LE(pick(size_t(1) << 14, {}).c, 12u);
 }
 
-
 // Every window is a candidate, cheapest first, and the first is the pick.
 TEST(MsmWindow, ResidentWindowsAreEveryWindowCheapestFirst) {
   for (ScalarMix mix : {ScalarMix{}, ScalarMix{0.4, 0.4}})
@@ -191,7 +190,8 @@ TEST(MsmWindow, ResidentChoiceIsTheCheapestThatFits) {
   // A stand-in for a plan's bytes: digits of a pass (by points) or of a set group, and buckets.
   const auto bytes = [](size_t n, size_t pass, const ResidentWindow& w) {
     const double W = std::ceil(256.0 / w.c), buckets = W * std::ldexp(1.0, int(w.c) - 1);
-    return (w.by_sets ? 2.0 * double(n) : double(std::min(n, pass)) * W) * 16 + buckets * (w.by_sets ? 60 : 200);
+    return (w.by_sets ? 2.0 * double(n) : double(std::min(n, pass)) * W) * 16 +
+           buckets * (w.by_sets ? 60 : 200);
   };
   for (bool g2 : {false, true})
     for (ScalarMix mix : {ScalarMix{}, ScalarMix{0.4, 0.4}})
@@ -207,10 +207,11 @@ TEST(MsmWindow, ResidentChoiceIsTheCheapestThatFits) {
               at.pass = pass;
               at.set_passes = allowed;
               for (const ResidentWindow& w : resident_windows(at))
-                if (fits(pass, w) && (!want || w.cost < want->window.cost)) want = ResidentChoice{pass, w, true};
+                if (fits(pass, w) && (!want || w.cost < want->window.cost))
+                  want = ResidentChoice{pass, w, true};
             }
-          const std::string where = "g2 " + std::to_string(g2) + " n " + std::to_string(n) + " cap " +
-                                    std::to_string(cap);
+          const std::string where =
+              "g2 " + std::to_string(g2) + " n " + std::to_string(n) + " cap " + std::to_string(cap);
           if (!want) {
             EXPECT_FALSE(got.fits) << where;
             EXPECT_EQ(got.pass, smallest) << where;

@@ -326,7 +326,8 @@ Keyed sample_keyed(const char* kind, unsigned log_domain, std::mt19937_64& rng) 
 }
 
 // A witness-only assignment of k's circuit attached to `compiled` (a, b, c stand for its rows).
-r1cs::Assignment compiled_witness(const Keyed& k, const std::shared_ptr<const r1cs::CompiledCircuit>& compiled) {
+r1cs::Assignment compiled_witness(const Keyed& k,
+                                  const std::shared_ptr<const r1cs::CompiledCircuit>& compiled) {
   r1cs::ProvingAssignment wo = r1cs::ProvingAssignment::witness_only();
   EXPECT_TRUE(k.circuit->synthesize(wo).ok());
   r1cs::Assignment as = wo.finish().value();
@@ -434,7 +435,8 @@ TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheCompiledCircuit) {
   auto cc = r1cs::compile(*k.circuit, {.keep_c = false});
   ASSERT_TRUE(cc.ok()) << cc.message();
   const auto compiled = std::make_shared<const r1cs::CompiledCircuit>(std::move(*cc));
-  const size_t matrices = cuda::DeviceCompiledCircuit::bytes_for(r1cs::compiled_rows(*compiled, {}, {}).matrices);
+  const size_t matrices =
+      cuda::DeviceCompiledCircuit::bytes_for(r1cs::compiled_rows(*compiled, {}, {}).matrices);
   const size_t key_bases = bases_of(k.pk);
   const auto prove = [&](cuda::CudaBackend& gpu, uint64_t seed) {
     expect_compiled_proof(k, *full, compiled_witness(k, compiled), gpu, seed);

@@ -95,7 +95,8 @@ ResidentChoice choose_resident_window(ResidentWindowQuery q, size_t smallest_pas
       tries.insert(tries.end(), ws.begin(), ws.end());
       if (!allowed) break;
     }
-    std::stable_sort(tries.begin(), tries.end(), [](const auto& a, const auto& b) { return a.cost < b.cost; });
+    std::stable_sort(tries.begin(), tries.end(),
+                     [](const auto& a, const auto& b) { return a.cost < b.cost; });
     last = {pass, tries.front(), false};
     for (const ResidentWindow& w : tries) {
       if (best && w.cost >= best->window.cost) break;  // cheapest first: none left that beats it

@@ -121,17 +121,18 @@ Result<std::shared_ptr<const DeviceBuffer<Affine>>> DeviceBases::get(std::span<c
                                                                      const Stream& s) {
   using Handle = std::shared_ptr<const DeviceBuffer<Affine>>;
   const Key key{static_cast<const void*>(bases.data()), bases.size(), sizeof(Affine)};
-  return find_or_make<DeviceBuffer<Affine>>(key, print, bases.size() * sizeof(Affine), [&]() -> Result<Handle> {
-    auto buf = DeviceBuffer<Affine>::alloc(device_, bases.size());
-    if (!buf) return buf.error();
-    if (stager) {
-      CUZK_TRY_STATUS(stager->to_device(buf->data(), bases.data(), bases.size() * sizeof(Affine), s));
-    } else {
-      CUZK_TRY_STATUS(buf->upload(bases.data(), bases.size(), s));
-    }
-    CUZK_TRY_STATUS(s.synchronize());  // complete before another worker's stream reads it
-    return std::make_shared<const DeviceBuffer<Affine>>(std::move(*buf));
-  });
+  return find_or_make<DeviceBuffer<Affine>>(
+      key, print, bases.size() * sizeof(Affine), [&]() -> Result<Handle> {
+        auto buf = DeviceBuffer<Affine>::alloc(device_, bases.size());
+        if (!buf) return buf.error();
+        if (stager) {
+          CUZK_TRY_STATUS(stager->to_device(buf->data(), bases.data(), bases.size() * sizeof(Affine), s));
+        } else {
+          CUZK_TRY_STATUS(buf->upload(bases.data(), bases.size(), s));
+        }
+        CUZK_TRY_STATUS(s.synchronize());  // complete before another worker's stream reads it
+        return std::make_shared<const DeviceBuffer<Affine>>(std::move(*buf));
+      });
 }
 
 template <class T, class Make>
