@@ -22,11 +22,7 @@ template <size_t T>
 inline void dense_product(size_t t, const Fr* m, Fr* s) {
   const size_t n = T ? T : t;
   std::array<Fr, T ? T : kMaxWidth> r;
-  for (size_t j = 0; j < n; ++j) r[j] = s[0] * m[j];
-  for (size_t i = 1; i < n; ++i) {
-    const Fr* row = m + i * n;
-    for (size_t j = 0; j < n; ++j) r[j] += s[i] * row[j];
-  }
+  for (size_t j = 0; j < n; ++j) r[j] = poseidon_dot(s, m + j, n, n);  // column j of m
   for (size_t j = 0; j < n; ++j) s[j] = r[j];
 }
 
@@ -36,8 +32,7 @@ inline void sparse_product(size_t t, const PoseidonSparseMatrix& m, Fr* s) {
   const size_t n = T ? T : t;
   const Fr* w = m.w_hat.data();
   const Fr* v = m.v_rest.data();
-  Fr first = s[0] * w[0];
-  for (size_t i = 1; i < n; ++i) first += s[i] * w[i];
+  const Fr first = poseidon_dot(s, w, 1, n);
   for (size_t j = 1; j < n; ++j) s[j] += v[j - 1] * s[0];
   s[0] = first;
 }

@@ -174,18 +174,13 @@ class Synthesizer {
   void mix_dense(const Fr* m) {
     if (!values_) return;
     std::array<Fr, kMaxWidth> r;
-    for (size_t j = 0; j < t_; ++j) {
-      Fr acc = Fr::zero();
-      for (size_t i = 0; i < t_; ++i) acc += s_[i] * m[i * t_ + j];
-      r[j] = acc;
-    }
+    for (size_t j = 0; j < t_; ++j) r[j] = poseidon_dot(s_.data(), m + j, t_, t_);  // column j of m
     s_ = r;
   }
 
   void mix_sparse(const PoseidonSparseMatrix& m) {
     if (!values_) return;
-    Fr first = Fr::zero();
-    for (size_t i = 0; i < t_; ++i) first += s_[i] * m.w_hat[i];
+    const Fr first = poseidon_dot(s_.data(), m.w_hat.data(), 1, t_);
     for (size_t j = 1; j < t_; ++j) s_[j] += m.v_rest[j - 1] * s_[0];
     s_[0] = first;
   }
