@@ -15,7 +15,7 @@ Result<const DeviceCompiledCircuit*> CompiledResidency::get(const CompiledRows& 
       held_ = std::move(*got);
       return held_.get();
     }
-    // The store is full of arrays in use: a copy of this backend's own, if its budget has room.
+    // No room free in the store: a copy of this backend's own, if its budget has room.
   }
   if (circuit_ && id_ == rows.id && rows.id != 0) {
     used_in_call_ = dev_.calls;

@@ -425,7 +425,7 @@ TEST_F(CudaProver, SharedBasesOfAnIdleKeyGiveWayToTheNextKey) {
 // device copy of its matrices in the store, as they share the bases: both prove at the same time,
 // bit for bit as the CPU from full synthesis; the store holds the key's bases and the matrices
 // once, each uploaded once, and neither worker keeps a copy of its own. A store without room for
-// the matrices leaves each worker its own copy, and the proofs are the same.
+// the matrices beside the bases leaves each worker its own copy, and the proofs are the same.
 TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheCompiledCircuit) {
   CUZK_REQUIRE_GPU();
   SCOPED_TRACE(seed_);
@@ -458,6 +458,19 @@ TEST_F(CudaProver, WorkersOfADeviceShareOneCopyOfTheCompiledCircuit) {
     }
     for (auto& w : workers) EXPECT_EQ(w->compiled_bytes(), capacity < matrices ? matrices : 0);
   }
+  // Room for the bases alone: the matrices, uploaded to the store while it was empty, give way to
+  // the bases and never push them out again; each worker then keeps its own copy, and no later
+  // proof uploads anything to the store (the two do not take turns).
+  auto store = std::make_shared<cuda::DeviceBases>(gputest::test_device(), key_bases);
+  auto workers = shared_workers(store);
+  ASSERT_EQ(workers.size(), 2u);
+  for (int round = 0; round < 2; ++round)
+    for (auto& w : workers) prove(*w, rng_());
+  const size_t uploads = store->uploads();
+  for (auto& w : workers) prove(*w, rng_());
+  EXPECT_EQ(store->uploads(), uploads);
+  EXPECT_EQ(store->bytes(), key_bases);
+  for (auto& w : workers) EXPECT_EQ(w->compiled_bytes(), matrices);
 }
 
 TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {

@@ -53,9 +53,11 @@ class DeviceBases {
 
   // Another read-only object of a parameter set (a compiled circuit on the device), found by `id`
   // (nonzero, unique to its content): made by `make` (a Result<T> of `bytes` device bytes on this
-  // device, complete before it returns) if it is not here yet and fits; nullptr when it does not
-  // fit beside the arrays in use. Same rules as bases: the handle keeps it alive, and a second
-  // worker asking while it is made waits for it.
+  // device, complete before it returns) if it is not here yet and the store has that much room
+  // free; nullptr otherwise. It never pushes out base arrays (a context would upload them again
+  // at once, and the two would take turns on every proof), while bases push out an idle object
+  // like any idle array. The handle keeps it alive, and a second worker asking while it is made
+  // waits for it.
   template <class T, class Make>
   Result<std::shared_ptr<const T>> get_object(uint64_t id, size_t bytes, Make&& make);
 
@@ -74,9 +76,11 @@ class DeviceBases {
   // Frees the least recently used array nobody holds; false if there is none. Caller holds mu_.
   bool evict_one_unused_locked();
   // The entry of `key` made by `make` (a Result<std::shared_ptr<const T>>) when absent or stale,
-  // under the capacity; shared by get and get_object.
+  // under the capacity, pushing out idle arrays for room where `may_evict`; shared by get and
+  // get_object.
   template <class T, class Make>
-  Result<std::shared_ptr<const T>> find_or_make(const Key& key, uint64_t print, size_t bytes, Make&& make);
+  Result<std::shared_ptr<const T>> find_or_make(const Key& key, uint64_t print, size_t bytes, bool may_evict,
+                                                Make&& make);
 
   const int device_;
   const size_t capacity_;
@@ -88,7 +92,7 @@ class DeviceBases {
 
 template <class T, class Make>
 Result<std::shared_ptr<const T>> DeviceBases::find_or_make(const Key& key, uint64_t print, size_t bytes,
-                                                           Make&& make) {
+                                                           bool may_evict, Make&& make) {
   using Handle = std::shared_ptr<const T>;
   std::lock_guard lock(mu_);
   ++clock_;
@@ -103,7 +107,7 @@ Result<std::shared_ptr<const T>> DeviceBases::find_or_make(const Key& key, uint6
     entries_.erase(it);
     arrays_ = entries_.size();
   }
-  while (bytes_ + bytes > capacity_ && evict_one_unused_locked()) {
+  while (may_evict && bytes_ + bytes > capacity_ && evict_one_unused_locked()) {
   }
   if (bytes_ + bytes > capacity_) return Handle();
   Result<Handle> made = make();
@@ -122,7 +126,7 @@ Result<std::shared_ptr<const DeviceBuffer<Affine>>> DeviceBases::get(std::span<c
   using Handle = std::shared_ptr<const DeviceBuffer<Affine>>;
   const Key key{static_cast<const void*>(bases.data()), bases.size(), sizeof(Affine)};
   return find_or_make<DeviceBuffer<Affine>>(
-      key, print, bases.size() * sizeof(Affine), [&]() -> Result<Handle> {
+      key, print, bases.size() * sizeof(Affine), true, [&]() -> Result<Handle> {
         auto buf = DeviceBuffer<Affine>::alloc(device_, bases.size());
         if (!buf) return buf.error();
         if (stager) {
@@ -140,7 +144,7 @@ Result<std::shared_ptr<const T>> DeviceBases::get_object(uint64_t id, size_t byt
   using Handle = std::shared_ptr<const T>;
   // No array has a null address: (null, id, 0) names objects apart from every base array.
   const Key key{nullptr, size_t(id), 0};
-  return find_or_make<T>(key, id, bytes, [&]() -> Result<Handle> {
+  return find_or_make<T>(key, id, bytes, false, [&]() -> Result<Handle> {
     Result<T> made = make();
     if (!made) return made.error();
     return std::make_shared<const T>(std::move(*made));
