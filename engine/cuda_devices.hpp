@@ -33,9 +33,10 @@ struct CudaDeviceOptions {
     uint32_t workers = 0;
   };
   std::vector<PerDevice> per_device;
-  // Share of each device's budget for the bases its workers share, when it has more than one
-  // worker and every worker keeps at least `min_worker_bytes` beside it; 0: no sharing (each
-  // worker keeps its own resident bases within its share).
+  // Share of each device's budget for the bases its workers share (and the compiled circuits'
+  // matrices, in the room the bases leave), when it has more than one worker and every worker
+  // keeps at least `min_worker_bytes` beside it; 0: no sharing (each worker keeps its own resident
+  // bases and matrices within its share).
   double shared_bases_fraction = 0.6;
   uint64_t min_worker_bytes = uint64_t(20) << 30;
   // Host threads waiting for their device (stream and event synchronization) sleep instead of

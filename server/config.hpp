@@ -74,8 +74,9 @@ struct DaemonConfig {
   // [devices]
   std::string backend = "cpu";  // "cpu" in this build; "cuda" once its factory is plugged in
   uint32_t cpu_threads_per_worker = 1;
-  // cuda: share of a device's budget for the resident bases its workers share, where it has several
-  // workers and each keeps at least 20 GiB beside it; 0: each worker keeps its own.
+  // cuda: share of a device's budget for the resident bases its workers share (and compiled
+  // circuits' matrices, where there is room), where it has several workers and each keeps at least
+  // 20 GiB beside it; 0: each worker keeps its own.
   double shared_bases_fraction = 0.6;
   // Workers per device that take only HIGH and CRITICAL partitions of at most 2^express_max_log_domain
   // (a WinningPoSt never waits for a PoRep proof to end); cuda: each in a share of at most 8 GiB.
