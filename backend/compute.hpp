@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backend/circuit_matrices.hpp"
+#include "backend/deferred_witness.hpp"
 #include "backend/domain.hpp"
 #include "common/result.hpp"
 #include "curve/g1.hpp"
@@ -138,6 +139,14 @@ class ComputeBackend {
   // backends), for reports.
   virtual size_t memory_budget() const { return 0; }
   virtual size_t peak_planned_bytes() const { return 0; }
+  // A deferred witness's auxiliaries into `aux` (witness.num_aux() of them, host memory): on the
+  // backend's device where it can, else on the host (the default, on every hardware thread).
+  // `inputs` are the same assignment's: a device backend may keep the whole witness on the device
+  // for its next call (compute_h from compiled rows of these spans).
+  virtual Status fill_witness(const DeferredWitness& witness, std::span<const Fr> inputs, std::span<Fr> aux) {
+    (void)inputs;
+    return witness.fill_host(aux, 0);
+  }
   // Default: one msm() after another (the host scalars are read until the last).
   virtual Result<MsmBatchResult> msm_batch(const MsmBatch& batch) {
     MsmBatchResult out;

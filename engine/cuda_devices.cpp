@@ -109,6 +109,7 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
     return std::unique_ptr<ComputeBackend>(std::move(*backend));
   };
   set.h_on_device = true;
+  set.fills_witness_on_device = true;
   set.shared_bases = [stores](uint32_t device) {
     SharedBasesStatus st;
     std::lock_guard lock(stores->mu);  // held only while a store is made

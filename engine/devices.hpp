@@ -89,6 +89,9 @@ struct DeviceSet {
   // The devices compute H in device memory (the CUDA backend), so a partition needs no host scratch
   // for it (partition_host_bytes).
   bool h_on_device = false;
+  // The workers' backends compute deferred witnesses on their devices (ComputeBackend::fill_witness;
+  // the CUDA backend does): synthesis may hand them a FallbackPoSt witness as its program.
+  bool fills_witness_on_device = false;
   // The store of shared bases of a device (by index), for status and metrics; empty, or a zero
   // capacity, where there is none. Must not block (it is read under the engine's lock).
   std::function<SharedBasesStatus(uint32_t device)> shared_bases;

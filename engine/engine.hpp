@@ -122,6 +122,11 @@ struct EngineConfig {
   // (ComputeBackend::evaluates_compiled_rows). Off: full synthesis on the host.
   bool compiled_circuits = true;
   std::string compiled_dir;
+  // With compiled circuits, a FallbackPoSt partition's witness is computed by its prover's device
+  // (filecoin/circuits/post_witness.hpp; about 1.5 s of 16 cores for a 32 GiB WindowPoSt, tens of
+  // milliseconds on an H200) where the devices can (DeviceSet::fills_witness_on_device); the
+  // synthesis worker then only reads the partition's paths. Off: the host synthesizes it.
+  bool device_witness = true;
 
   bool params_on_device = true;  // keep parameter sets resident on devices whose budget allows
   bool trusted_params = false;   // skip subgroup checks when loading parameter files

@@ -5,6 +5,7 @@
 
 #include "engine/compiled_cache.hpp"
 #include "engine/job.hpp"
+#include "filecoin/circuits/post_witness.hpp"
 #include "filecoin/proofs/circuit_bridge.hpp"
 #include "filecoin/proofs/compiled_circuits.hpp"
 #include "filecoin/proofs/parameter_lookup.hpp"
@@ -127,15 +128,19 @@ void prefetch_compiled_circuit(CompiledCache& compiled, const filecoin::CircuitI
 }
 
 Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
-                                             CompiledCache* compiled, std::vector<Fr> storage) {
+                                             CompiledCache* compiled, std::vector<Fr> storage,
+                                             bool defer_witness) {
   if (!input.request || !input.partition)
     return make_input_error("a Filecoin partition without its request or index");
   auto prepared = input.request->prepared();
   if (!prepared) return prepared.error();
   auto part = prepared->partition(*input.partition);
   if (!part) return part.error();
-  auto as = compiled ? filecoin::synthesize_partition_witness(*part->circuit, threads, std::move(storage))
-                     : filecoin::synthesize_partition(*part->circuit, threads);
+  const auto* post = dynamic_cast<const filecoin::FallbackPostCircuit*>(part->circuit.get());
+  auto as = compiled && defer_witness && post != nullptr
+                ? filecoin::post_witness_deferred(*post, std::move(storage))
+            : compiled ? filecoin::synthesize_partition_witness(*part->circuit, threads, std::move(storage))
+                       : filecoin::synthesize_partition(*part->circuit, threads);
   if (!as) return as.error();
   if (!std::equal(as->input_assignment.begin() + 1, as->input_assignment.end(), part->public_inputs.begin(),
                   part->public_inputs.end()))

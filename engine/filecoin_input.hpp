@@ -61,9 +61,12 @@ Result<bool> expand_filecoin_request(JobRequest& request);
 // Synthesis of one Filecoin partition: the circuit's assignment, whose public inputs are checked to
 // be the verifier's, synthesized on `threads` threads (filecoin::synthesize_partition). With
 // `compiled`, the witness alone, attached to the proof type's compiled circuit (built on first
-// use, with C left out: the prover forms c = a∘b), written into `storage` (pooled buffers).
+// use, with C left out: the prover forms c = a∘b), written into `storage` (pooled buffers). With
+// `defer_witness` too, a FallbackPoSt partition's auxiliaries are left to the prover's backend
+// (filecoin/circuits/post_witness.hpp): `storage` sized for them, their values pending.
 Result<r1cs::Assignment> synthesize_filecoin(const FilecoinInput& input, unsigned threads,
-                                             CompiledCache* compiled = nullptr, std::vector<Fr> storage = {});
+                                             CompiledCache* compiled = nullptr, std::vector<Fr> storage = {},
+                                             bool defer_witness = false);
 
 // The key the compiled circuit of a Filecoin circuit is kept under: its parameter file name and the
 // compiler's version.

@@ -124,7 +124,7 @@ namespace {
 
 Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, const ParamSet& params,
                                                  unsigned threads, PartitionBuffers buffers,
-                                                 CompiledCache* compiled) {
+                                                 CompiledCache* compiled, bool defer_witness) {
   SynthesizedPartition out;
   out.buffers = std::move(buffers);
   out.buffers.lend_to(out.assignment);
@@ -142,7 +142,7 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
     // A witness is written into the lent aux (pages mapped and pinned already) and keeps the lent
     // a, which receives h.
     std::vector<Fr> a = std::move(as.a);
-    auto made = synthesize_filecoin(*f, threads, compiled, std::move(as.aux_assignment));
+    auto made = synthesize_filecoin(*f, threads, compiled, std::move(as.aux_assignment), defer_witness);
     st = made ? (as = std::move(*made), Status::Ok()) : Status(made.error());
     if (made && as.witness_only()) as.a = std::move(a);
   }
@@ -170,9 +170,9 @@ Result<SynthesizedPartition> synthesize_or_throw(const PartitionInput& input, co
 
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
                                                   unsigned threads, PartitionBuffers buffers,
-                                                  CompiledCache* compiled) {
+                                                  CompiledCache* compiled, bool defer_witness) {
   try {
-    return synthesize_or_throw(input, params, threads, std::move(buffers), compiled);
+    return synthesize_or_throw(input, params, threads, std::move(buffers), compiled, defer_witness);
   } catch (const std::bad_alloc&) {
     return make_error(host_out_of_memory("synthesizing a partition for '" + params.name + "'"));
   }

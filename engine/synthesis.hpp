@@ -48,10 +48,13 @@ bool uses_pooled_buffers(const PartitionInput& input, bool compiled = false);
 // `threads`: for the synthesis paths that run in parallel (synthetic circuits, r1cs evaluation,
 // copies of an already-synthesized partition). `buffers`, when held, receive the vectors.
 // `compiled`, when given, is where Filecoin partitions find their compiled circuits: they are then
-// synthesized witness-only (r1cs::Assignment::witness_only, attached to the circuit).
+// synthesized witness-only (r1cs::Assignment::witness_only, attached to the circuit). With
+// `defer_witness` too, a FallbackPoSt partition's auxiliaries are left to the prover's backend
+// (r1cs::Assignment::deferred): only for a prover that fills them (the engine's device workers).
 Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, const ParamSet& params,
                                                   unsigned threads, PartitionBuffers buffers = {},
-                                                  CompiledCache* compiled = nullptr);
+                                                  CompiledCache* compiled = nullptr,
+                                                  bool defer_witness = false);
 
 // What a partition needs beyond its a, b, c and wire vectors.
 struct PartitionExtras {

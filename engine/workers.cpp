@@ -131,7 +131,9 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
 
   const auto start = Clock::now();
   const auto threads = synthesis_threads(estimate->rows);
-  auto synthesized = synthesize_partition(input, **lease, threads.count, std::move(buffers), compiled.get());
+  const bool defer = config.device_witness && config.devices.fills_witness_on_device;
+  auto synthesized =
+      synthesize_partition(input, **lease, threads.count, std::move(buffers), compiled.get(), defer);
   const double synth_ms = ms_since(start);
   if (!synthesized) {
     log->warn("{} event=synthesis_failed error=\"{}\"", who, synthesized.message());

@@ -75,9 +75,21 @@ ProofRandomness ProofRandomness::from_seed(uint64_t seed) {
   return {rng.next_fr(), rng.next_fr()};
 }
 
+Status fill_deferred_witness(r1cs::Assignment& as, ComputeBackend& backend) {
+  if (!as.deferred) return Status::Ok();
+  if (!as.witness_only()) return make_error("assignment: a deferred witness in an assignment with its rows");
+  if (as.aux_assignment.size() != as.deferred->num_aux())
+    return make_error("assignment: " + std::to_string(as.aux_assignment.size()) + " aux values for " +
+                      as.deferred->describe() + " of " + std::to_string(as.deferred->num_aux()));
+  CUZK_TRY_STATUS(backend.fill_witness(*as.deferred, as.input_assignment, as.aux_assignment));
+  as.deferred.reset();
+  return Status::Ok();
+}
+
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& as, ComputeBackend& backend,
                           size_t check_rows, bool keep_on_device) {
   const size_t n = pk.domain_size;
+  CUZK_TRY_STATUS(fill_deferred_witness(as, backend));
   std::optional<CompiledRows> rows;
   if (as.witness_only()) {
     if (!as.compiled) return make_error("assignment: a witness without its compiled circuit");

@@ -35,6 +35,10 @@ struct ProofRandomness {
 // A witness-only assignment attached to its compiled circuit (r1cs/compiled/evaluate.hpp) gives
 // a, b, c as compiled rows: formed by the backend where it can (evaluates_compiled_rows; the rows
 // are not checked there), else on the host first.
+// A deferred witness's auxiliaries (Assignment::deferred) filled by `backend`, the program then
+// dropped; nothing to do for an assignment without one. compute_h_in_place starts with it.
+Status fill_deferred_witness(r1cs::Assignment& assignment, ComputeBackend& backend);
+
 Status compute_h_in_place(const ProvingKey& pk, r1cs::Assignment& assignment, ComputeBackend& backend,
                           size_t check_rows = 0, bool keep_on_device = false);
 

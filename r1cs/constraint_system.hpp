@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "backend/deferred_witness.hpp"
 #include "field/fields.hpp"
 
 namespace cuzk::r1cs {
@@ -134,6 +135,10 @@ struct Assignment {
   // which the prover forms (on the device where there is one) and the CPU can evaluate.
   size_t witness_rows = 0;
   std::shared_ptr<const CompiledCircuit> compiled;
+  // Set: aux_assignment is storage of the right size whose values the prover's backend fills from
+  // this program first (backend/deferred_witness.hpp, ComputeBackend::fill_witness); they are
+  // unspecified until then. Only with a witness-only assignment.
+  std::shared_ptr<const DeferredWitness> deferred;
 
   bool witness_only() const { return witness_rows != 0; }
   size_t num_constraints() const { return witness_only() ? witness_rows : a.size(); }

@@ -7,6 +7,7 @@
 #include "backend/cuda/msm_batch.hpp"
 #include "backend/cuda/msm_residency.hpp"
 #include "backend/cuda/runtime/device_bases.hpp"
+#include "backend/cuda/witness_stage.hpp"
 #include "backend/cuda/worker_device.hpp"
 
 namespace cuzk::cuda {
@@ -59,6 +60,11 @@ Result<G2Jacobian> CudaBackend::msm(const MsmRequest<G2Affine>& rq) {
 
 Result<MsmBatchResult> CudaBackend::msm_batch(const MsmBatch& batch) {
   return serve([&] { return batch_->run(batch); });
+}
+
+Status CudaBackend::fill_witness(const DeferredWitness& witness, std::span<const Fr> inputs,
+                                 std::span<Fr> aux) {
+  return serve([&] { return cuda::fill_witness(*device_, witness, inputs, aux); });
 }
 
 Result<StagePlan> CudaBackend::plan_h(unsigned log_n, bool check_rows) const {

@@ -86,6 +86,8 @@ class CudaBackend final : public ComputeBackend {
   Result<G1Jacobian> msm(const MsmRequest<G1Affine>& request) override;
   Result<G2Jacobian> msm(const MsmRequest<G2Affine>& request) override;
   Result<MsmBatchResult> msm_batch(const MsmBatch& batch) override;
+  // On the device where the witness has a device form and the budget leaves room (witness_stage.hpp).
+  Status fill_witness(const DeferredWitness& witness, std::span<const Fr> inputs, std::span<Fr> aux) override;
 
   // The plan compute_h would follow for 2^log_n (checking the rows or not), without allocating.
   Result<StagePlan> plan_h(unsigned log_n, bool check_rows = true) const;

@@ -46,6 +46,15 @@ struct KeptScalars {
   }
 };
 
+// The auxiliaries of a deferred witness the last call filled on the device (witness_stage.hpp),
+// idle in dev.cache under `key` behind the call's inputs: the sparse products of the next call over
+// the same host aux take the block back instead of uploading it.
+struct FilledWitness {
+  const Fr* host = nullptr;
+  size_t aux = 0;
+  std::string key;
+};
+
 class WorkerDevice {
  public:
   // The device of `options`, its budget (options.vram_budget, or the free memory less the margin),
@@ -78,6 +87,7 @@ class WorkerDevice {
   // it lends (declared before them).
   DeviceCache cache;
   KeptScalars kept;
+  FilledWitness filled_witness;
   const Stream& stream() const { return stream_; }
   const Stream& copy_stream() const { return copy_stream_; }
   HostStager& stager() { return *stager_; }

@@ -16,6 +16,7 @@
 #include "filecoin/circuits/porep_vanilla.hpp"
 #include "filecoin/circuits/post_synthesis.hpp"
 #include "filecoin/circuits/post_vanilla.hpp"
+#include "filecoin/circuits/post_witness.hpp"
 #include "filecoin/circuits/update_vanilla.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
 #include "filecoin/proofs/compiled_circuits.hpp"
@@ -137,6 +138,15 @@ TEST(CompiledFilecoin, WindowPostEqualsFullSynthesisAndProvesTheSame) {
   auto py = groth16::create_proof(*pk, y, rs);
   ASSERT_TRUE(px.ok() && py.ok()) << px.message() << py.message();
   EXPECT_EQ(proof_to_bytes(*px), proof_to_bytes(*py));
+
+  // The witness left to the backend (here the CPU's, which fills it on the host): the same proof.
+  auto deferred = post_witness_deferred(part.circuit);
+  ASSERT_TRUE(deferred.ok()) << deferred.message();
+  ASSERT_TRUE(r1cs::attach_compiled(*deferred, cc).ok());
+  auto pz = groth16::create_proof(*pk, *deferred, rs);
+  ASSERT_TRUE(pz.ok()) << pz.message();
+  EXPECT_EQ(proof_to_bytes(*px), proof_to_bytes(*pz));
+  EXPECT_EQ(deferred->deferred, nullptr);  // filled, then dropped
   auto pvk = groth16::prepare_verifying_key(pk->vk);
   ASSERT_TRUE(pvk.ok());
   auto ok = groth16::verify_proof(*pvk, *py, part.public_inputs);

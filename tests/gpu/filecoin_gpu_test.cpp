@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <span>
 #include <string>
 #include <thread>
@@ -20,6 +21,7 @@
 
 #include "backend/cuda/cuda_backend.hpp"
 #include "backend/cuda/fixed_base/fixed_base.hpp"
+#include "filecoin/circuits/post_witness.hpp"
 #include "filecoin/formats/c1_json.hpp"
 #include "filecoin/formats/vanilla_bincode.hpp"
 #include "filecoin/proofs/blank_circuit.hpp"
@@ -163,6 +165,17 @@ Result<groth16::ProvingKey> parameters(filecoin::CircuitId id) {
 // The GPU proves it twice: from the full synthesis, and from the witness alone against the proof
 // type's compiled circuit (a and b formed on the device), written over the previous partition's
 // witness storage as the engine's pooled sets have it.
+// The backend's last calls filled a deferred witness on the device, not on the host.
+void expect_witness_on_device(const cuda::CudaBackend& gpu) {
+  bool seen = false;
+  for (const auto& stage : gpu.plan_log())
+    if (stage.stage.rfind("witness ", 0) == 0) {
+      seen = true;
+      EXPECT_NE(stage.choice.find("computed on the device"), std::string::npos) << stage.choice;
+    }
+  EXPECT_TRUE(seen) << "no witness stage in the backend's log";
+}
+
 void expect_gpu_proves_as_cpu(const filecoin::ProofRequest& request) {
   auto prepared = filecoin::PreparedProof::prepare(request);
   ASSERT_TRUE(prepared.ok()) << prepared.message();
@@ -208,6 +221,18 @@ void expect_gpu_proves_as_cpu(const filecoin::ProofRequest& request) {
     ASSERT_TRUE(from_witness.ok()) << from_witness.message();
     EXPECT_EQ(proof_to_bytes(*cpu), proof_to_bytes(*from_witness)) << "the compiled path's proof differs";
     storage = std::move(witness->aux_assignment);
+
+    // PoSt: the witness computed on the device from the paths (filecoin/circuits/post_witness.hpp).
+    if (const auto* post = dynamic_cast<const filecoin::FallbackPostCircuit*>(part->circuit.get())) {
+      auto deferred = filecoin::post_witness_deferred(*post);
+      ASSERT_TRUE(deferred.ok()) << deferred.message();
+      CUZK_ASSERT_OK(r1cs::attach_compiled(*deferred, circuit));
+      (*gpu)->clear_log();
+      auto from_device = groth16::create_proof(*pk, *deferred, rs, **gpu);
+      ASSERT_TRUE(from_device.ok()) << from_device.message();
+      EXPECT_EQ(proof_to_bytes(*cpu), proof_to_bytes(*from_device)) << "the device witness's proof differs";
+      expect_witness_on_device(**gpu);
+    }
     for (const auto* proof : {&*cpu, &*dev}) {
       auto ok = groth16::verify_proof(*pvk, *proof, *inputs);
       ASSERT_TRUE(ok.ok()) << ok.message();
@@ -234,6 +259,67 @@ TEST(FilecoinGpu, WinningPost2KiBIsTheCpusProof) {
 TEST(FilecoinGpu, SnapDeals2KiBIsTheCpusProof) {
   CUZK_REQUIRE_GPU();
   expect_gpu_proves_as_cpu(update_request());
+}
+
+// A 32 GiB WindowPoSt partition's witness (2349 sectors, 127 M variables) from random paths: the
+// device's values are the host's, every one; a path that misses its root is named as the host
+// names it.
+TEST(FilecoinGpu, WindowPost32GiBWitnessOnTheDeviceIsTheHosts) {
+  CUZK_REQUIRE_GPU();
+  auto params = filecoin::fallback_post_params(filecoin::PostKind::window, uint64_t(32) << 30,
+                                               filecoin::PostApiVersion::v1_2_0);
+  ASSERT_TRUE(params.ok()) << params.message();
+  std::mt19937_64 rng(gputest::test_seed());
+  const auto random = [&rng] {
+    uint64_t v[Fr::N];
+    for (auto& x : v) x = rng();
+    v[Fr::N - 1] &= (uint64_t(1) << 62) - 1;
+    return Fr::from_canonical(v);
+  };
+  auto blank = filecoin::FallbackPostCircuit::blank(*params);
+  ASSERT_TRUE(blank.ok()) << blank.message();
+  // 97 distinct sectors (the rest repeat the last), random leaves, siblings and positions.
+  std::vector<filecoin::PostCircuitSector> sectors;
+  for (int i = 0; i < 97; ++i) {
+    filecoin::PostCircuitSector s = blank->sector(0);
+    s.comm_r = random(), s.comm_c = random(), s.comm_r_last = random();
+    for (auto& leaf : s.leaves) leaf = random();
+    for (auto& path : s.paths)
+      for (auto& level : path) {
+        level.index = unsigned(rng() % 8);
+        for (auto& sibling : level.siblings) sibling = random();
+      }
+    sectors.push_back(std::move(s));
+  }
+  auto circuit = filecoin::FallbackPostCircuit::create(*params, sectors);
+  ASSERT_TRUE(circuit.ok()) << circuit.message();
+  auto w = filecoin::PostWitness::create(*circuit);
+  ASSERT_TRUE(w.ok()) << w.message();
+  std::vector<Fr> host((*w)->num_aux()), device((*w)->num_aux(), Fr::one());
+  CUZK_ASSERT_OK((*w)->fill_host(host, 0));
+
+  cuda::CudaBackendOptions options;
+  options.device = gputest::test_device();
+  auto gpu = cuda::CudaBackend::create(options);
+  ASSERT_TRUE(gpu.ok()) << gpu.message();
+  CUZK_ASSERT_OK((*gpu)->fill_witness(**w, (*w)->inputs(), device));
+  expect_witness_on_device(**gpu);
+  size_t first = host.size();
+  for (size_t i = 0; i < host.size() && first == host.size(); ++i)
+    if (host[i] != device[i]) first = i;
+  EXPECT_EQ(first, host.size()) << "first differing variable " << first << " of " << host.size();
+
+  // Random paths miss their roots: with the check, the first one is named.
+  circuit->set_check_roots(true);
+  auto checked = filecoin::PostWitness::create(*circuit);
+  ASSERT_TRUE(checked.ok()) << checked.message();
+  const Status on_host = (*checked)->fill_host(host, 0);
+  const Status on_device = (*gpu)->fill_witness(**checked, (*checked)->inputs(), device);
+  ASSERT_FALSE(on_host.ok());
+  ASSERT_FALSE(on_device.ok());
+  EXPECT_TRUE(on_device.error().bad_input);
+  EXPECT_EQ(on_device.message(), on_host.message());
+  EXPECT_EQ(on_device.message(), "circuit sector 0: challenge 0's path does not reach comm_r_last");
 }
 
 }  // namespace

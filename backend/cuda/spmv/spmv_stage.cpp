@@ -17,12 +17,18 @@ Status evaluate_witness(WorkerDevice& dev, const CompiledWitness& w, const SpmvP
   if (resident && (!w.resident || w.resident->num_wires() != wires ||
                    w.resident->num_constraints() != w.matrices.num_constraints))
     return make_error("spmv: a resident plan without the circuit's device copy");
-  auto witness = dev.cache.take<Fr>(wires);
+  // A deferred witness filled on this device by the last call (witness_stage.hpp) is there already.
+  const FilledWitness filled = std::move(dev.filled_witness);
+  dev.filled_witness = {};
+  const bool same = filled.host == w.aux.data() && filled.aux == w.aux.size() && !filled.key.empty();
+  bool kept = false;
+  auto witness = same ? dev.cache.take_kept<Fr>(wires, filled.key, kept) : dev.cache.take<Fr>(wires);
   if (!witness) return witness.error();
   CUZK_TRY_STATUS(dev.copies_after_compute());  // the block may still be read by the last stage
   CUZK_TRY_STATUS(dev.to_device_overlapped(witness->data(), w.inputs.data(), w.inputs.size_bytes()));
-  CUZK_TRY_STATUS(
-      dev.to_device_overlapped(witness->data() + w.inputs.size(), w.aux.data(), w.aux.size_bytes()));
+  if (!kept)
+    CUZK_TRY_STATUS(
+        dev.to_device_overlapped(witness->data() + w.inputs.size(), w.aux.data(), w.aux.size_bytes()));
   if (resident) return evaluate_on_device(*w.resident, witness->data(), a, b, c, dev.stream(), config);
   return evaluate_streamed(w.matrices, plan, witness->data(), a, b, c, dev.stager(), dev.stream(),
                            dev.copy_stream(), &dev.cache, config);
