@@ -206,6 +206,7 @@ Result<std::unique_ptr<engine::Engine>> start_engine(const EngineBenchArgs& args
   config.keys["winning"] = keys.winning.key;
   config.ignore_verify_for_benchmarks = true;  // fake keys: proofs cannot verify
   config.compiled_circuits = !args.full_synthesis;
+  config.device_witness = !args.host_witness;
   config.compiled_dir = args.compiled_dir;
   config.logger = engine::make_stderr_logger("cuzk-bench");
   config.logger->set_level(args.verbose ? spdlog::level::info : spdlog::level::warn);
@@ -532,6 +533,9 @@ void add_bench_engine(CLI::App* bench, int& status) {
   cmd->add_flag("--full-synthesis", args->full_synthesis,
                 "Filecoin partitions fully synthesized on the host, instead of their witness against the "
                 "compiled circuit (a, b, c then formed on the device)");
+  cmd->add_flag("--host-witness", args->host_witness,
+                "PoSt witnesses synthesized on the host, instead of computed on the proving device from "
+                "the paths (EngineConfig::device_witness off)");
   cmd->add_option("--compiled-dir", args->compiled_dir,
                   "Folder of the compiled circuits (default: cuzk-compiled in the parameter directory)");
   cmd->add_flag("--verbose", args->verbose, "The engine's info logs on stderr");

@@ -52,6 +52,7 @@ struct EngineBenchArgs {
   uint64_t seed = 1;
   bool presynthesized = false;  // partitions synthesized once, before the clock: isolates the devices
   bool c_from_ab = false;       // the synthetic partitions leave c to the prover (SampleInput::c_from_ab)
+  bool host_witness = false;    // PoSt witnesses on the host (EngineConfig::device_witness off)
   bool full_synthesis = false;  // Filecoin partitions fully synthesized (EngineConfig::compiled_circuits off)
   std::string compiled_dir;     // EngineConfig::compiled_dir
   bool verbose = false;

@@ -304,6 +304,7 @@ nlohmann::json result_json(const EngineBenchArgs& args, const EngineBenchRun& ru
       {"presynthesized", args.presynthesized},
       {"c_from_ab", args.c_from_ab},
       {"full_synthesis", args.full_synthesis},
+      {"host_witness", args.host_witness},
       {"log_domain", args.log_domain},
       {"circuit", run.porep.name},
       {"filecoin_synthesis",

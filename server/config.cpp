@@ -218,6 +218,7 @@ Status load_config_text(const std::string& text, const std::string& origin, Daem
   CUZK_TRY_STATUS(e.get_bool("trusted_params", c.trusted_params));
   CUZK_TRY_STATUS(e.get_uint("result_ttl_s", c.result_ttl_s));
   CUZK_TRY_STATUS(e.get_string("compiled_dir", c.compiled_dir));
+  CUZK_TRY_STATUS(e.get_bool("device_witness", c.device_witness));
   CUZK_TRY_STATUS(e.finish());
 
   // [devices] holds the backend's settings; [[devices.device]] one entry per device.

@@ -70,6 +70,8 @@ struct DaemonConfig {
   // directory ([curio] param_dir, else $FIL_PROOFS_PARAMETER_CACHE, else
   // /var/tmp/filecoin-proof-parameters/).
   std::string compiled_dir;
+  // PoSt witnesses computed on the proving GPU (EngineConfig::device_witness).
+  bool device_witness = true;
 
   // [devices]
   std::string backend = "cpu";  // "cpu" in this build; "cuda" once its factory is plugged in

@@ -135,6 +135,7 @@ Result<std::unique_ptr<Daemon>> Daemon::start(DaemonConfig config, engine::Logge
   ec.quarantine_after = c.quarantine_after;
   ec.trusted_params = c.trusted_params;
   ec.compiled_dir = engine::compiled_circuit_dir(c.compiled_dir, c.curio_param_dir).string();
+  ec.device_witness = c.device_witness;
   ec.result_ttl = std::chrono::seconds(c.result_ttl_s);
   ec.logger = log;
   ec.keys = c.benchmark_keys;

@@ -98,22 +98,27 @@ EngineConfig filecoin_config() {
 }
 
 // Through the compiled circuit (the witness alone synthesized; built on first use into a folder
-// of the test's, then mapped from it) and through full synthesis: both verify. A compiled job's
-// second proof writes its witness over the first's, in the same pooled set.
+// of the test's, then mapped from it), with the witness left to the device workers (which fill it
+// where they prove: here the CPU backend, on the host), and through full synthesis: all verify. A
+// compiled job's second proof writes its witness over the first's, in the same pooled set.
 TEST(EngineFilecoin, WindowPostProvesAndVerifiesAgainstTheOfficialVk) {
   const Sector s = sector();
   ASSERT_TRUE(s.info.is_object()) << "no sector.json under $CUZK_E2E_DIR";
   const auto dir =
       std::filesystem::temp_directory_path() / ("cuzk-compiled-test-" + std::to_string(::getpid()));
-  for (const int round : {0, 1, 2}) {
-    SCOPED_TRACE(round == 2 ? "full synthesis" : round == 0 ? "compiled, built" : "compiled, from its file");
+  for (const int round : {0, 1, 3, 2}) {
+    SCOPED_TRACE(round == 2   ? "full synthesis"
+                 : round == 0 ? "compiled, built"
+                 : round == 1 ? "compiled, from its file"
+                              : "compiled, the witness filled by the device worker");
     EngineConfig config = filecoin_config();
-    config.compiled_circuits = round < 2;
+    config.compiled_circuits = round != 2;
+    config.devices.fills_witness_on_device = round == 3;
     config.compiled_dir = dir.string();
     auto engine = Engine::create(std::move(config));
     ASSERT_TRUE(engine.ok()) << engine.message();
     const auto request = window_request(s);
-    for (int proof = 0; proof < (round < 2 ? 2 : 1); ++proof) {
+    for (int proof = 0; proof < (round != 2 ? 2 : 1); ++proof) {
       auto id = (*engine)->submit(job_of(JobKind::window_post, request));
       ASSERT_TRUE(id.ok()) << id.message();
       auto r = (*engine)->await(*id, kLongWait);
@@ -121,7 +126,7 @@ TEST(EngineFilecoin, WindowPostProvesAndVerifiesAgainstTheOfficialVk) {
       EXPECT_EQ(r->priority, Priority::high);
       expect_official_verifies(*r, request);
     }
-    if (round < 2) {
+    if (round != 2) {
       EXPECT_EQ((*engine)->status().buffer_sets_made, 1u) << "the witness's set was not reused";
     }
     if (round == 0) {

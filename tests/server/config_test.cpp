@@ -99,6 +99,17 @@ TEST(ServerConfig, ReadsTheCompiledCircuitFolder) {
   EXPECT_EQ(c.compiled_dir, "/srv/cuzk/compiled");
 }
 
+TEST(ServerConfig, ReadsWhereThePostWitnessIsComputed) {
+  DaemonConfig c;
+  EXPECT_TRUE(c.device_witness);  // the default: on the proving GPU
+  const auto st = load_config_text("[engine]\ndevice_witness = false\n", "test.toml", c);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_FALSE(c.device_witness);
+  const auto bad = load_config_text("[engine]\ndevice_witness = \"yes\"\n", "test.toml", c);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("engine.device_witness"), std::string::npos) << bad.message();
+}
+
 TEST(ServerConfig, RejectsTyposAndWrongTypes) {
   const std::pair<const char*, const char*> bad[] = {
       {"[daemon]\nlisten_addr = \"x\"\n", "daemon.listen_addr"},
