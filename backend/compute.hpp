@@ -142,7 +142,9 @@ class ComputeBackend {
   // A deferred witness's auxiliaries into `aux` (witness.num_aux() of them, host memory): on the
   // backend's device where it can, else on the host (the default, on every hardware thread).
   // `inputs` are the same assignment's: a device backend may keep the whole witness on the device
-  // for its next call (compute_h from compiled rows of these spans).
+  // for its next call (compute_h from compiled rows of these spans), and may let the copy into
+  // pinned `aux` finish during that call: aux is complete once the backend's next call other than
+  // compute_h starts, a call fails, or the backend is destroyed (the prover's msm_batch follows).
   virtual Status fill_witness(const DeferredWitness& witness, std::span<const Fr> inputs, std::span<Fr> aux) {
     (void)inputs;
     return witness.fill_host(aux, 0);

@@ -29,14 +29,18 @@ CudaBackend::CudaBackend(std::unique_ptr<WorkerDevice> device)
 CudaBackend::~CudaBackend() = default;
 
 template <class Call>
-auto CudaBackend::serve(Call&& call) -> decltype(call()) {
+auto CudaBackend::serve(Call&& call, bool witness_may_cross) -> decltype(call()) {
   std::lock_guard lock(mutex_);
   WorkerDevice& dev = *device_;
   ++dev.calls;
   auto guard = DeviceGuard::enter(dev.device());
   if (!guard) return guard.error();
+  // A deferred witness still crossing to the host is complete before any other call reads it.
+  if (!witness_may_cross)
+    if (Status w = dev.wait_witness_on_host(); !w) return w.error();
   const DeviceCacheStats before = dev.cache.stats();
   auto out = call();
+  if (!out) (void)dev.wait_witness_on_host();  // a failed call leaves the host copy complete
   msms_->end_call();
   compiled_->end_call();
   if (dev.kept.buffer && dev.kept.call != dev.calls) dev.kept.drop();
@@ -47,7 +51,7 @@ auto CudaBackend::serve(Call&& call) -> decltype(call()) {
 std::string CudaBackend::name() const { return "cuda:" + std::to_string(device_->device()); }
 
 Status CudaBackend::compute_h(const HRequest& rq) {
-  return serve([&] { return h_->compute(rq); });
+  return serve([&] { return h_->compute(rq); }, /*witness_may_cross=*/true);
 }
 
 Result<G1Jacobian> CudaBackend::msm(const MsmRequest<G1Affine>& rq) {

@@ -112,8 +112,10 @@ class CudaBackend final : public ComputeBackend {
   // One public call: one at a time, counted (the contexts it uses are the most recent), on this
   // backend's device; the shared bases it held may be evicted once it returns, and h kept by the
   // call before is dropped.
+  // `witness_may_cross`: the call may start while a deferred witness still crosses to the host
+  // (the H stage, which waits where it reads the host copy); every other call waits for it first.
   template <class Call>
-  auto serve(Call&& call) -> decltype(call());
+  auto serve(Call&& call, bool witness_may_cross = false) -> decltype(call());
 
   mutable std::mutex mutex_;
   std::unique_ptr<WorkerDevice> device_;  // declared first: the parts use it until they are gone

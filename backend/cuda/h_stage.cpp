@@ -166,6 +166,7 @@ Status HStage::compute_from_rows(const HRequest& rq) {
   }
   if (!p) {
     // No room for the product on the device: a, b (and c) from the host's, then the usual stage.
+    CUZK_TRY_STATUS(dev_.wait_witness_on_host());
     return cpu::compute_h_from_host_rows(
         rq, [this](const HRequest& r) { return compute(r); }, ThreadPool::shared());
   }

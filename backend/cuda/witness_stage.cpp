@@ -35,12 +35,14 @@ Status fill_witness(WorkerDevice& dev, const DeferredWitness& witness, std::span
   if (!block) return on_host(block.message());
   auto room = dev.cache.take<uint8_t>(scratch);
   if (!room) return on_host(room.message());
-  plan.choice = "computed on the device (" + witness.describe() + "), copied to the host, kept for the rows";
+  plan.choice = "computed on the device (" + witness.describe() +
+                "), kept for the rows, copied to the host " +
+                (HostStager::is_pinned(aux.data()) ? "beside the next stage" : "at once");
   dev.record(plan);
   const auto t0 = std::chrono::steady_clock::now();
   Fr* device_aux = block->data() + inputs.size();
   CUZK_TRY_STATUS(witness.fill_device(device_aux, room->data(), dev.stream().get()));
-  CUZK_TRY_STATUS(dev.to_host(aux.data(), device_aux, aux.size_bytes()));
+  CUZK_TRY_STATUS(dev.witness_to_host(aux.data(), device_aux, aux.size_bytes()));
   // Named for the sparse products: the same host aux on the next call finds it (a fresh name per
   // fill, so an idle block of an earlier witness in reused host storage never matches).
   static std::atomic<uint64_t> fills{0};

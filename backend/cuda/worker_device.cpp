@@ -62,6 +62,26 @@ WorkerDevice::~WorkerDevice() {
   auto g = DeviceGuard::enter(options.device);
   (void)cudaStreamSynchronize(copy_stream_.get());
   (void)cudaEventDestroy(uploaded_);
+  if (witness_on_host_) (void)cudaEventDestroy(witness_on_host_);
+}
+
+Status WorkerDevice::witness_to_host(void* dst, const void* src, size_t bytes) {
+  CUZK_TRY_STATUS(wait_witness_on_host());
+  if (!HostStager::is_pinned(dst)) return to_host(dst, src, bytes);
+  if (!witness_on_host_)
+    CUZK_TRY_STATUS(
+        check(cudaEventCreateWithFlags(&witness_on_host_, cudaEventDisableTiming), "cudaEventCreate"));
+  CUZK_TRY_STATUS(copies_after_compute());
+  CUZK_TRY_STATUS(detail::copy_async(dst, src, bytes, cudaMemcpyDeviceToHost, copy_stream_));
+  CUZK_TRY_STATUS(check(cudaEventRecord(witness_on_host_, copy_stream_.get()), "cudaEventRecord"));
+  witness_copy_pending_ = true;
+  return Status::Ok();
+}
+
+Status WorkerDevice::wait_witness_on_host() {
+  if (!witness_copy_pending_) return Status::Ok();
+  witness_copy_pending_ = false;
+  return check(cudaEventSynchronize(witness_on_host_), "cudaEventSynchronize (the witness to the host)");
 }
 
 Status WorkerDevice::to_device(void* dst, const void* src, size_t bytes) {

@@ -102,6 +102,12 @@ class WorkerDevice {
   // Orders the copy stream's next copies after the compute stream's work queued so far (the last
   // call's kernels may still read the blocks those copies write).
   Status copies_after_compute();
+  // A deferred witness's device `src` to pinned host `dst` on the copy stream, after the compute
+  // stream's work so far, without waiting (the H stage's kernels run meanwhile); to pageable `dst`,
+  // at once. Until wait_witness_on_host() the host copy is incomplete: every call but the H stage
+  // right after the fill waits for it first, and so does the H stage before it reads the host aux.
+  Status witness_to_host(void* dst, const void* src, size_t bytes);
+  Status wait_witness_on_host();
 
   // ------------------------------------------------ the stage log
   // Records a stage as planned (with the budget left beside it) and the peak it implies.
@@ -119,8 +125,10 @@ class WorkerDevice {
                cudaEvent_t uploaded, std::unique_ptr<HostStager> stager);
 
   Stream stream_;
-  Stream copy_stream_;              // uploads that overlap kernels on stream_
-  cudaEvent_t uploaded_ = nullptr;  // the last such upload, for stream_ to wait on
+  Stream copy_stream_;                     // uploads that overlap kernels on stream_
+  cudaEvent_t uploaded_ = nullptr;         // the last such upload, for stream_ to wait on
+  cudaEvent_t witness_on_host_ = nullptr;  // the last witness_to_host copy, on copy_stream_
+  bool witness_copy_pending_ = false;
   std::unique_ptr<HostStager> stager_;
 };
 

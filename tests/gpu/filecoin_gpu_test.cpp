@@ -304,10 +304,28 @@ TEST(FilecoinGpu, WindowPost32GiBWitnessOnTheDeviceIsTheHosts) {
   ASSERT_TRUE(gpu.ok()) << gpu.message();
   CUZK_ASSERT_OK((*gpu)->fill_witness(**w, (*w)->inputs(), device));
   expect_witness_on_device(**gpu);
-  size_t first = host.size();
-  for (size_t i = 0; i < host.size() && first == host.size(); ++i)
-    if (host[i] != device[i]) first = i;
-  EXPECT_EQ(first, host.size()) << "first differing variable " << first << " of " << host.size();
+  const auto expect_equal = [&host](const std::vector<Fr>& device) {
+    size_t first = host.size();
+    for (size_t i = 0; i < host.size() && first == host.size(); ++i)
+      if (host[i] != device[i]) first = i;
+    EXPECT_EQ(first, host.size()) << "first differing variable " << first << " of " << host.size();
+  };
+  expect_equal(device);
+
+  // Into pinned memory the copy crosses beside the backend's next call (as the H stage's); the
+  // next other call (here an MSM) starts only once it has landed.
+  std::vector<Fr> pinned((*w)->num_aux(), Fr::one());
+  {
+    auto pin = cuda::PinnedRange::pin(pinned.data(), pinned.size() * sizeof(Fr));
+    ASSERT_TRUE(pin.ok()) << pin.message();
+    CUZK_ASSERT_OK((*gpu)->fill_witness(**w, (*w)->inputs(), pinned));
+    const G1Affine g = G1Affine::generator();
+    const Fr one = Fr::one();
+    auto msm =
+        (*gpu)->msm(MsmRequest<G1Affine>{std::span<const G1Affine>(&g, 1), std::span<const Fr>(&one, 1), {}});
+    ASSERT_TRUE(msm.ok()) << msm.message();
+  }
+  expect_equal(pinned);
 
   // Random paths miss their roots: with the check, the first one is named.
   circuit->set_check_roots(true);

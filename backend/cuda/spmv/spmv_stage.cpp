@@ -24,11 +24,16 @@ Status evaluate_witness(WorkerDevice& dev, const CompiledWitness& w, const SpmvP
   bool kept = false;
   auto witness = same ? dev.cache.take_kept<Fr>(wires, filled.key, kept) : dev.cache.take<Fr>(wires);
   if (!witness) return witness.error();
-  CUZK_TRY_STATUS(dev.copies_after_compute());  // the block may still be read by the last stage
-  CUZK_TRY_STATUS(dev.to_device_overlapped(witness->data(), w.inputs.data(), w.inputs.size_bytes()));
-  if (!kept)
+  if (kept) {
+    // The inputs on the compute stream: the copy stream may still carry the aux to the host.
+    CUZK_TRY_STATUS(dev.to_device(witness->data(), w.inputs.data(), w.inputs.size_bytes()));
+  } else {
+    CUZK_TRY_STATUS(dev.wait_witness_on_host());  // the host aux is read from here on
+    CUZK_TRY_STATUS(dev.copies_after_compute());  // the block may still be read by the last stage
+    CUZK_TRY_STATUS(dev.to_device_overlapped(witness->data(), w.inputs.data(), w.inputs.size_bytes()));
     CUZK_TRY_STATUS(
         dev.to_device_overlapped(witness->data() + w.inputs.size(), w.aux.data(), w.aux.size_bytes()));
+  }
   if (resident) return evaluate_on_device(*w.resident, witness->data(), a, b, c, dev.stream(), config);
   return evaluate_streamed(w.matrices, plan, witness->data(), a, b, c, dev.stager(), dev.stream(),
                            dev.copy_stream(), &dev.cache, config);
