@@ -69,6 +69,7 @@ struct DeviceState {
   DeviceDescriptor desc;
   std::unique_ptr<MemoryBudget> budget;
   uint32_t busy = 0;
+  uint32_t express_waiting = 0;  // express workers waiting for a partition
   uint64_t proofs_done = 0, failures = 0;
   uint32_t consecutive_failures = 0;
   bool quarantined = false;

@@ -195,14 +195,20 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
     // The first queued partition this device may take: one that has not failed here, unless it
     // has failed on every device in service.
     auto eligible = device_queue_.end();
+    const auto fits_express = [&](const auto& e) {
+      return e.second->job->priority >= Priority::high &&
+             e.second->params->shape.domain_size <= dev.desc.express_max_domain;
+    };
+    if (express) ++dev.express_waiting;
     work_cv_.wait(lock, [&] {
       if (stopping_) return true;
       if (dev.quarantined) return false;
       const size_t healthy = healthy_devices_locked();
       eligible = std::find_if(device_queue_.begin(), device_queue_.end(), [&](const auto& e) {
-        if (express && (e.second->job->priority < Priority::high ||
-                        e.second->params->shape.domain_size > dev.desc.express_max_domain))
-          return false;
+        if (express && !fits_express(e)) return false;
+        // What an idle express worker of this device can take is left to it: its streams go first
+        // on the SMs, so a WinningPoSt beside another proof on the card is not slowed by it.
+        if (!express && dev.express_waiting > 0 && fits_express(e)) return false;
         const auto& failed = e.second->failed_on;
         if (!failed.count(dev.desc.index)) return true;
         size_t failed_healthy = 0;
@@ -212,6 +218,7 @@ void Engine::Impl::device_worker(DeviceState& dev, uint32_t worker) {
       });
       return eligible != device_queue_.end();
     });
+    if (express) --dev.express_waiting;
     if (stopping_) return;
     WorkPtr item = std::move(eligible->second);
     device_queue_.erase(eligible);

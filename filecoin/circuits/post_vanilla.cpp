@@ -158,12 +158,17 @@ Result<PostPartition> post_partition_of_checked(const PostProofType& type,
   std::vector<PostCircuitSector> sectors;
   std::vector<PostPublicSector> public_sectors;
   if (type.kind == PostKind::window) {
-    for (const FallbackPostSectorProof& p : proofs) {
-      auto c = circuit_sector(p, 0, challenges);
-      if (!c) return c.error();
-      sectors.push_back(std::move(*c));
-      public_sectors.push_back({p.sector_id, p.comm_r});
-    }
+    // The sectors' values apart, on every core (2349 sectors: 1.7 M field elements from bytes).
+    sectors.resize(proofs.size());
+    CUZK_TRY_STATUS(parallel_ranges(proofs.size(), kSectorsPerRange, [&](size_t begin, size_t end) -> Status {
+      for (size_t i = begin; i < end; ++i) {
+        auto c = circuit_sector(proofs[i], 0, challenges);
+        if (!c) return c.error();
+        sectors[i] = std::move(*c);
+      }
+      return Status::Ok();
+    }));
+    for (const FallbackPostSectorProof& p : proofs) public_sectors.push_back({p.sector_id, p.comm_r});
   } else {
     for (size_t j = 0; j < s.params.sector_count; ++j) {
       auto c = circuit_sector(proofs[0], j * challenges, challenges);

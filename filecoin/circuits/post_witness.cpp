@@ -1,10 +1,12 @@
 #include "filecoin/circuits/post_witness.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
 #include <optional>
 
+#include "common/parallel_ranges.hpp"
 #include "common/thread_pool.hpp"
 #include "r1cs/gadgets/poseidon.hpp"
 
@@ -104,37 +106,48 @@ Result<std::shared_ptr<const PostWitness>> PostWitness::create(const FallbackPos
   g.sector_vars = g.header_vars + g.challenge_count * g.challenge_vars;
   g.sector_words = 3 + g.challenge_count * g.challenge_words;
 
-  // The sectors' data and path indices, and the inputs (comm_r, then each challenge's index).
-  w->sectors_.reserve(size_t(g.sector_words) * g.sector_count);
-  w->indices_.reserve(size_t(g.challenge_count) * g.sector_count);
-  w->inputs_.reserve(1 + params.num_public_inputs());
-  w->inputs_.push_back(Fr::one());
-  for (size_t i = 0; i < g.sector_count; ++i) {
+  // The sectors' data and path indices, and the inputs (ONE, then per sector comm_r and each
+  // challenge's index): each sector's at its own offsets, on every core.
+  const size_t words = g.sector_words, per_inputs = 1 + g.challenge_count;
+  w->sectors_.resize(words * g.sector_count);
+  w->indices_.resize(size_t(g.challenge_count) * g.sector_count);
+  w->inputs_.resize(1 + per_inputs * g.sector_count);
+  w->inputs_[0] = Fr::one();
+  const auto pack = [&](size_t i) -> Status {
     const PostCircuitSector& s = circuit.sector(i);
     const std::string at = "PoSt witness: circuit sector " + std::to_string(i) + ": ";
     if (s.leaves.size() != g.challenge_count || s.paths.size() != g.challenge_count)
       return make_error(at + std::to_string(s.leaves.size()) + " leaves for " +
                         std::to_string(g.challenge_count) + " challenges");
-    w->sectors_.insert(w->sectors_.end(), {s.comm_r, s.comm_c, s.comm_r_last});
-    w->inputs_.push_back(s.comm_r);
+    Fr* out = w->sectors_.data() + i * words;
+    Fr* inputs = w->inputs_.data() + 1 + i * per_inputs;
+    *out++ = s.comm_r;
+    *out++ = s.comm_c;
+    *out++ = s.comm_r_last;
+    *inputs++ = s.comm_r;
     for (size_t c = 0; c < g.challenge_count; ++c) {
       const auto& path = s.paths[c];
       if (path.size() != g.levels)
         return make_error(at + "challenge " + std::to_string(c) + " has a path of " +
                           std::to_string(path.size()) + " levels for " + std::to_string(g.levels));
-      w->sectors_.push_back(s.leaves[c]);
+      *out++ = s.leaves[c];
       uint64_t index = 0;
       for (uint32_t l = 0; l < g.levels; ++l) {
         if (path[l].siblings.size() + 1 != g.arity[l] || path[l].index >= g.arity[l])
           return make_error(at + "challenge " + std::to_string(c) + " level " + std::to_string(l) +
                             " does not fit arity " + std::to_string(g.arity[l]));
-        w->sectors_.insert(w->sectors_.end(), path[l].siblings.begin(), path[l].siblings.end());
+        out = std::copy(path[l].siblings.begin(), path[l].siblings.end(), out);
         index |= uint64_t(path[l].index) << g.index_shift[l];
       }
-      w->indices_.push_back(index);
-      w->inputs_.push_back(Fr::from_u64(index));
+      w->indices_[i * g.challenge_count + c] = index;
+      *inputs++ = Fr::from_u64(index);
     }
-  }
+    return Status::Ok();
+  };
+  CUZK_TRY_STATUS(parallel_ranges(g.sector_count, 16, [&](size_t begin, size_t end) -> Status {
+    for (size_t i = begin; i < end; ++i) CUZK_TRY_STATUS(pack(i));
+    return Status::Ok();
+  }));
   // Per sector: comm_r's input row and equality, its hash; per challenge as counted; one row per input.
   const uint64_t sector_rows = 2 + g.tables[1].variables + g.challenge_count * challenge_rows;
   w->rows_ = size_t(sector_rows * g.sector_count) + w->inputs_.size();

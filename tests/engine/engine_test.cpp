@@ -388,6 +388,30 @@ TEST(Engine, AnExpressDeviceWorkerProvesAPoStWhileTheOthersAreBusy) {
   }
 }
 
+// With both idle, the express worker proves the WinningPoSt, not the ordinary one (on a GPU its
+// streams go first on the SMs, beside whatever the ordinary worker proves next).
+TEST(Engine, AnIdleExpressWorkerTakesThePoStBeforeAnIdleOrdinaryOne) {
+  EventLog events;
+  auto c = cpu_config(1, 1);
+  c.devices = cpu_devices(1, 1, uint64_t(1) << 30, 1, /*express_workers=*/1);
+  c.start_paused = true;  // both device workers are waiting when the partition comes
+  c.observer = events.observer();
+  auto engine = make_engine(std::move(c));
+  const JobId winning = *engine->submit(tiny_job(JobKind::winning_post));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  engine->resume();
+  auto r = engine->await(winning, kLongWait);
+  ASSERT_TRUE(r.ok());
+  expect_verifies(*r, *tiny_key());
+  size_t proving = 0;
+  for (const auto& e : events.events())
+    if (e.type == EngineEvent::Type::proving) {
+      ++proving;
+      EXPECT_EQ(e.worker, 1) << "partition " << e.partition;
+    }
+  EXPECT_GT(proving, 0u);
+}
+
 // An express worker whose backend cannot be made (no room on a small card) leaves the device in
 // service: its ordinary workers prove everything.
 TEST(Engine, AnExpressWorkerWithoutABackendDoesNotTakeItsDeviceDown) {
