@@ -12,7 +12,7 @@
 #                where one call must end within 10, `porep wpost winning snap` then
 #                `engine engine-copies` split it in two), and apart: engine-20g (the engine job
 #                in a 20 GB device budget), wpost-jobs (WindowPoSt jobs from the vanilla proofs
-#                through the engine, one at a time: submit to proof), witness (the PoRep
+#                through the engine, one at a time: submit to proof; WinningPoSt jobs beside them), witness (the PoRep
 #                partition's witness alone, three times, on every core)
 #
 # VERBOSE=1 adds the engine's info logs (each device stage's plan and time) to the engine steps' logs.
@@ -65,9 +65,9 @@ for step in $steps; do
       tail -6 "$O/witness.log" | tee -a "$O/summary.txt"
       ;;
     wpost-jobs)
-      log "bench engine --filecoin wpost-32g --jobs 3 --winning 2"
+      log "bench engine --filecoin wpost-32g --jobs 5 --winning 4"
       timeout 300 "$CUZK" bench engine --filecoin wpost-32g --backend cuda --gpus 1 --workers-per-gpu 2 \
-        --synthesis-workers 2 --winning 2 --jobs 3 ${VERBOSE:+--verbose} --json "$O/wpost-jobs.json" >"$O/wpost-jobs.log" 2>&1
+        --synthesis-workers 2 --winning 4 --jobs 5 ${VERBOSE:+--verbose} --json "$O/wpost-jobs.json" >"$O/wpost-jobs.log" 2>&1
       echo "exit $? for wpost-jobs" | tee -a "$O/summary.txt"
       grep -E '^(porep circuit|partitions|peak host RSS|job latency|porep stages|winningpost|winning stages|failures)' \
         "$O/wpost-jobs.log" | tee -a "$O/summary.txt"
