@@ -22,16 +22,14 @@ namespace {
 
 unsigned log2_of(unsigned arity) { return unsigned(std::countr_zero(arity)); }
 
-// The path's arities, bottom up (poseidon_path_levels' shape).
+// The path's arities, bottom up: the circuit's levels (poseidon_path_levels).
 Result<std::vector<unsigned>> level_arities(const FallbackPostParams& params) {
   auto base = post_base_levels(params);
   if (!base) return base.error();
-  const TreeShape& shape = params.tree;
-  if (shape.top_arity && !shape.sub_arity)
-    return make_error("PoSt witness: tree shape " + shape.name() + " has a top level without a sub level");
-  std::vector<unsigned> arities(*base, shape.base_arity);
-  if (shape.sub_arity) arities.push_back(shape.sub_arity);
-  if (shape.top_arity) arities.push_back(shape.top_arity);
+  auto levels = poseidon_path_levels(params.tree, *base);
+  if (!levels) return levels.error();
+  std::vector<unsigned> arities;
+  for (const PathLevel& l : *levels) arities.push_back(l.arity);
   return arities;
 }
 
@@ -76,7 +74,6 @@ Result<std::shared_ptr<const PostWitness>> PostWitness::create(const FallbackPos
   g.levels = uint32_t(arities->size());
   g.challenge_count = uint32_t(params.challenge_count);
   g.sector_count = uint32_t(params.sector_count);
-  g.given_sectors = g.sector_count;
   g.tables[1] = append_table(r1cs::poseidon_constants_2(), w->tables_);
   unsigned shift = 0;
   uint64_t challenge_rows = 2;  // the packed index's row and the root's

@@ -43,16 +43,16 @@ struct TableOffsets {
   uint32_t variables = 0;  // the circuit hash's aux variables, 3(t−1) + 4t(R_F−1) + 4R_P + 1
 };
 
-// The partition's layout. Sector data (sector_words Fr per given sector): comm_r, comm_c,
+// The partition's layout. Sector data (sector_words Fr per circuit sector, a repeated one's
+// repeated): comm_r, comm_c,
 // comm_r_last, then per challenge the leaf and every level's siblings in stored order. Path
-// indices: one uint64_t per (given sector, challenge), level l's index at bit index_shift[l].
+// indices: one uint64_t per (sector, challenge), level l's index at bit index_shift[l].
 struct Geometry {
   uint32_t levels = 0;
   uint8_t arity[kMaxLevels] = {};
   uint8_t index_shift[kMaxLevels] = {};
   uint32_t challenge_count = 0;  // per circuit sector
   uint32_t sector_count = 0;     // circuit sectors in the partition
-  uint32_t given_sectors = 0;    // sectors with data; the last stands for the rest
   uint32_t challenge_words = 0;  // 1 + Σ (arity − 1)
   uint32_t sector_words = 0;     // 3 + challenge_count · challenge_words
   uint64_t header_vars = 0;      // 3 + the comm_r hash's variables
@@ -183,8 +183,7 @@ CUZK_HD Fr block_vars(const Geometry& g, const Fr* tables, const Fr* sectors, co
                       uint64_t block, Fr* aux, Fr* comm_r_last) {
   const uint64_t per_sector = 1 + g.challenge_count;
   const uint64_t sector = block / per_sector, in_sector = block % per_sector;
-  const uint64_t given = sector < g.given_sectors ? sector : g.given_sectors - 1;
-  const Fr* data = sectors + given * g.sector_words;
+  const Fr* data = sectors + sector * g.sector_words;
   *comm_r_last = data[2];
   Fr* out = aux + sector * g.sector_vars;
   if (in_sector == 0) {  // comm_r_last, comm_c, comm_r; comm_r's hash of (comm_c, comm_r_last)
@@ -198,7 +197,7 @@ CUZK_HD Fr block_vars(const Geometry& g, const Fr* tables, const Fr* sectors, co
   const uint64_t c = in_sector - 1;
   out += g.header_vars + c * g.challenge_vars;
   const Fr* words = data + 3 + c * g.challenge_words;
-  const uint64_t path = indices[given * g.challenge_count + c];
+  const uint64_t path = indices[sector * g.challenge_count + c];
   Fr cur = words[0];
   *out++ = cur;
   const Fr* siblings = words + 1;
