@@ -16,7 +16,7 @@ Status CpuBackend::compute_h(const HRequest& request) {
     return compute_h_from_host_rows(
         request, [this](const HRequest& rq) { return compute_h(rq); }, pool_);
   HRequest rq = request;
-  std::vector<Fr> formed_c;  // c = a∘b, when the caller left it out
+  ScratchValues formed_c;  // c = a∘b, when the caller left it out
   auto c = host_c_values(rq, formed_c, pool_);
   if (!c) return c.error();
   rq.c = *c;

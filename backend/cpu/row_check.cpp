@@ -29,17 +29,12 @@ void multiply_rows(const Fr* a, const Fr* b, Fr* c, size_t rows, ThreadPool& poo
   });
 }
 
-Result<std::span<Fr>> host_c_values(const HRequest& rq, std::vector<Fr>& scratch, ThreadPool& pool) {
+Result<std::span<Fr>> host_c_values(const HRequest& rq, ScratchValues& scratch, ThreadPool& pool) {
   if (!rq.c_from_ab) return rq.c;
   const size_t n = rq.a.size();
-  try {
-    scratch.resize(n);
-  } catch (const std::bad_alloc&) {
-    return make_error("compute_h: host out of memory forming c = a∘b (2^" + std::to_string(rq.log_n) +
-                      " values)");
-  }
-  multiply_rows(rq.a.data(), rq.b.data(), scratch.data(), n, pool);
-  return std::span<Fr>(scratch);
+  CUZK_TRY_STATUS(scratch.allocate(n, "c = a∘b"));
+  multiply_rows(rq.a.data(), rq.b.data(), scratch.span().data(), n, pool);
+  return scratch.span();
 }
 
 Error unsatisfied_row_error(size_t row) {

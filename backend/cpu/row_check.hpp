@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/compute.hpp"
+#include "backend/cpu/scratch_values.hpp"
 #include "common/result.hpp"
 #include "common/thread_pool.hpp"
 #include "field/fields.hpp"
@@ -26,7 +27,7 @@ void multiply_rows(const Fr* a, const Fr* b, Fr* c, size_t rows, ThreadPool& poo
 // The C evaluations of an H request in host memory: its c, or a∘b formed into `scratch` when the
 // caller left c out (HRequest::c_from_ab), for a backend that transforms c on the host. A host that
 // cannot hold them is an error.
-Result<std::span<Fr>> host_c_values(const HRequest& rq, std::vector<Fr>& scratch,
+Result<std::span<Fr>> host_c_values(const HRequest& rq, ScratchValues& scratch,
                                     ThreadPool& pool = ThreadPool::shared());
 
 // The error for a witness whose row `row` fails (a bad input, not a fault of the machine).

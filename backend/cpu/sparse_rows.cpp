@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/scratch_values.hpp"
+
 namespace cuzk::cpu {
 
 namespace {
@@ -78,12 +80,14 @@ Status compute_h_from_host_rows(const HRequest& rq, const std::function<Status(c
                                 ThreadPool& pool) {
   const size_t n = size_t(1) << rq.log_n;
   const bool with_c = rq.rows->matrices.has_c();
-  std::vector<Fr> b(n), c(with_c ? n : 0);
-  CUZK_TRY_STATUS(evaluate_rows(*rq.rows, rq.a, b, c, pool));
+  ScratchValues b, c;
+  CUZK_TRY_STATUS(b.allocate(n, "the sparse products' b"));
+  if (with_c) CUZK_TRY_STATUS(c.allocate(n, "the sparse products' c"));
+  CUZK_TRY_STATUS(evaluate_rows(*rq.rows, rq.a, b.span(), c.span(), pool));
   HRequest evaluated = rq;
   evaluated.rows = nullptr;
-  evaluated.b = b;
-  evaluated.c = c;
+  evaluated.b = b.span();
+  evaluated.c = c.span();
   evaluated.c_from_ab = !with_c;
   return compute(evaluated);
 }

@@ -8,6 +8,11 @@
 //   lean:     one vector on the device; b and c transformed one at a time through it and streamed
 //             back in chunks for the pointwise step (the rows checked on the host).
 //
+// From compiled rows (HRequest::rows), a, b (and c) are the sparse products of the witness on the
+// device, into the resident plan's vectors; where those do not fit, each side in turn through one
+// vector to host memory, then the lean plan; where not even the witness and one vector fit, the
+// host's product.
+//
 // Vectors go first into the MSM work area (MsmResidency::work_area), which no MSM uses while H is
 // computed (a backend serves one call at a time, in stream order), so a large work area costs the
 // H stage nothing. The result goes back to the caller's a, or stays on the device for the next
@@ -17,6 +22,7 @@
 #include <cstddef>
 
 #include "backend/compute.hpp"
+#include "backend/cpu/scratch_values.hpp"
 #include "backend/cuda/worker_device.hpp"
 
 namespace cuzk::cuda {
@@ -51,6 +57,14 @@ class HStage {
   struct FromRows;  // the device copy of the matrices and the sparse product's plan
   // compute() for HRequest::rows.
   Status compute_from_rows(const HRequest& rq);
+  // The host arrays rows_through_host fills beside the caller's a.
+  struct HostSides {
+    cpu::ScratchValues b, c;  // c only when the rows have C
+  };
+  // The rows' a (into rq.a), b (and c) by the device's product, a side at a time through one
+  // device vector (the MSM work area when it is large enough) to host memory. False when not even
+  // the witness and that vector fit, once everything idle has given way.
+  Result<bool> rows_through_host(const HRequest& rq, HostSides& sides);
   // Gives the memory other calls hold (idle resident bases, the compiled circuit of another call)
   // to a stage that does not fit; false when there is nothing left to give.
   bool evict_for_stage();

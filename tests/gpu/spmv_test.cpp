@@ -318,7 +318,7 @@ TEST(GpuSpmv, BadShapesAreErrors) {
 }
 
 // The step the H stage takes on a worker's device: the witness from host memory, resident and
-// streamed plans from the worker's budget.
+// streamed plans from the worker's budget, into three device vectors or through one to the host.
 TEST(GpuSpmv, WorkerStepEvaluatesTheHostWitness) {
   CUZK_REQUIRE_GPU();
   CudaBackendOptions opt;
@@ -347,6 +347,22 @@ TEST(GpuSpmv, WorkerStepEvaluatesTheHostWitness) {
     CUZK_ASSERT_OK(evaluate_witness(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan, out.span(0),
                                     out.span(1), out.span(2)));
     expect_sides(cc, w, out, (*dev)->stream(), resident ? "worker, resident" : "worker, streamed");
+    // The sides in turn through one device vector (holding garbage) to host arrays.
+    Outputs one = Outputs::make(n, false, (*dev)->stream());
+    std::vector<Fr> a(n), b(n), c(n);
+    CUZK_ASSERT_OK(evaluate_witness_to_host(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan,
+                                            one.span(0), a, b, c));
+    const std::vector<Fr>* host[3] = {&a, &b, &c};
+    for (unsigned side = 0; side < 3; ++side) {
+      size_t total = 0;
+      const auto bad = gputest::mismatches(*host[side], host_side(cc, side, w, n), &total);
+      EXPECT_EQ(total, 0u) << (resident ? "to the host, resident" : "to the host, streamed") << ", side "
+                           << "abc"[side] << ": first at row " << (bad.empty() ? 0 : bad[0]);
+    }
+    // Host arrays of another length.
+    EXPECT_FALSE(evaluate_witness_to_host(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan,
+                                          one.span(0), a, std::span(b).first(n - 1), c)
+                     .ok());
   }
   // A witness of another circuit's shape.
   auto plan = plan_spmv(m, true, (*dev)->available());

@@ -16,19 +16,24 @@ using spmv_detail::sum_rows;
 
 std::string mib_of(size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
-// The outputs against the circuit's shape: each at least num_rows long, b (and c, when given) as
-// long as a, all on `s`'s device; c only where there is a C side.
-Status check_outputs(size_t rows, bool has_c, int device, DeviceSpan<Fr> a, DeviceSpan<Fr> b,
-                     DeviceSpan<Fr> c) {
-  if (a.size() < rows)
-    return make_error("spmv: the outputs hold " + std::to_string(a.size()) + " values, fewer than the " +
+// The outputs against the circuit's shape: the ones given (at least one; an empty side is not
+// formed) equally long and at least num_rows, all on `s`'s device; c only where there is a C side.
+// Returns their length.
+Result<size_t> check_outputs(size_t rows, bool has_c, int device, DeviceSpan<Fr> a, DeviceSpan<Fr> b,
+                             DeviceSpan<Fr> c) {
+  size_t n = 0;
+  for (const DeviceSpan<Fr>* v : {&a, &b, &c}) {
+    if (v->size() == 0) continue;
+    if (n != 0 && v->size() != n) return make_error("spmv: a, b and c, where given, must be equally long");
+    n = v->size();
+    if (v->device() != device) return make_error("spmv: an output on another device");
+  }
+  if (n == 0) return make_error("spmv: no output to form");
+  if (n < rows)
+    return make_error("spmv: the outputs hold " + std::to_string(n) + " values, fewer than the " +
                       std::to_string(rows) + " rows");
-  if (b.size() != a.size() || (c.size() != 0 && c.size() != a.size()))
-    return make_error("spmv: a, b (and c, when given) must be equally long");
   if (c.size() != 0 && !has_c) return make_error("spmv: the circuit has no C side (c stands for a∘b)");
-  for (const DeviceSpan<Fr>* v : {&a, &b, &c})
-    if (v->size() != 0 && v->device() != device) return make_error("spmv: an output on another device");
-  return Status::Ok();
+  return n;
 }
 
 // Rows num_constraints .. n − 1 of one output: the input constraints' values (a: x_i; b, c: 0), then
@@ -116,10 +121,11 @@ Status upload_witness(std::span<const Fr> inputs, std::span<const Fr> aux, Devic
 Status evaluate_on_device(const DeviceCompiledCircuit& circuit, const Fr* d_witness, DeviceSpan<Fr> a,
                           DeviceSpan<Fr> b, DeviceSpan<Fr> c, const Stream& s, const SpmvConfig& config) {
   if (circuit.device() != s.device()) return make_error("spmv: the circuit is on another device");
-  CUZK_TRY_STATUS(check_outputs(circuit.num_rows(), circuit.has_c(), s.device(), a, b, c));
+  const auto n = check_outputs(circuit.num_rows(), circuit.has_c(), s.device(), a, b, c);
+  if (!n) return n.error();
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
-  const size_t n = a.size(), rows = circuit.num_constraints();
+  const size_t rows = circuit.num_constraints();
   const DeviceSpan<Fr> outs[3] = {a, b, c};
   for (size_t side = 0; side < 3; ++side) {
     if (outs[side].size() == 0) continue;
@@ -127,7 +133,7 @@ Status evaluate_on_device(const DeviceCompiledCircuit& circuit, const Fr* d_witn
     CUZK_TRY_STATUS(sum_rows(s, RowRun{m.row_start, m.wire, m.coeff, 0, rows}, circuit.coeffs(), d_witness,
                              outs[side].data(), config));
     CUZK_TRY_STATUS(
-        fill_tail(s, outs[side].data(), n, rows, side == 0 ? d_witness : nullptr, circuit.num_inputs()));
+        fill_tail(s, outs[side].data(), *n, rows, side == 0 ? d_witness : nullptr, circuit.num_inputs()));
   }
   return Status::Ok();
 }
@@ -140,10 +146,11 @@ Status evaluate_streamed(const CircuitMatrices& m, const SpmvPlan& plan, const F
     return make_error("spmv: evaluate_streamed needs a streamed plan");
   if (copy.device() != s.device() || stager.device() != s.device())
     return make_error("spmv: the copy stream and the stager must be of the compute stream's device");
-  CUZK_TRY_STATUS(check_outputs(m.num_rows(), m.has_c(), s.device(), a, b, c));
+  const auto n = check_outputs(m.num_rows(), m.has_c(), s.device(), a, b, c);
+  if (!n) return n.error();
   auto g = DeviceGuard::enter(s.device());
   if (!g) return g.error();
-  const size_t n = a.size(), rows = size_t(m.num_constraints);
+  const size_t rows = size_t(m.num_constraints);
   const size_t R = plan.chunk_rows, T = plan.chunk_terms, set_words = R + 1 + 2 * T;
   // Every buffer before anything is queued (a new block's cudaMalloc may wait for the device).
   auto table = take<Fr>(cache, s.device(), m.coeffs.size());
@@ -188,7 +195,7 @@ Status evaluate_streamed(const CircuitMatrices& m, const SpmvPlan& plan, const F
       CUZK_TRY_STATUS(check(cudaEventRecord(ev.consumed[set], s.get()), "cudaEventRecord"));
       r0 = r1;
     }
-    CUZK_TRY_STATUS(fill_tail(s, outs[side].data(), n, rows, side == 0 ? d_witness : nullptr, m.num_inputs));
+    CUZK_TRY_STATUS(fill_tail(s, outs[side].data(), *n, rows, side == 0 ? d_witness : nullptr, m.num_inputs));
   }
   // Pinned host arrays are read by DMAs still queued: done before the caller may reuse them.
   return copy.synchronize();

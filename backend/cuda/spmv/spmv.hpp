@@ -27,8 +27,8 @@
 #include <span>
 #include <string>
 
-#include "backend/cuda/runtime/runtime.hpp"
 #include "backend/circuit_matrices.hpp"
+#include "backend/cuda/runtime/runtime.hpp"
 #include "backend/cuda/spmv/device_circuit.hpp"
 #include "common/result.hpp"
 
@@ -74,7 +74,9 @@ Status upload_witness(std::span<const Fr> inputs, std::span<const Fr> aux, Devic
 // a, b (and c) from the resident circuit and the device witness (num_wires values, 16-byte
 // aligned), queued on `s`. Each output holds n ≥ num_rows values (2^log_n for the H stage), zero
 // beyond the rows; c is empty when the circuit has no C (c then stands for a∘b:
-// HRequest::c_from_ab) or when the caller wants none. Returns once the work is queued.
+// HRequest::c_from_ab) or when the caller wants none. Any side left empty is not formed (at least
+// one is given), so that one device vector can take the sides in turn. Returns once the work is
+// queued.
 Status evaluate_on_device(const DeviceCompiledCircuit& circuit, const Fr* d_witness, DeviceSpan<Fr> a,
                           DeviceSpan<Fr> b, DeviceSpan<Fr> c_or_empty, const Stream& s,
                           const SpmvConfig& config = {});

@@ -5,6 +5,8 @@
 // Use (the H stage, once its vectors are taken and before their transforms):
 //   auto p = plan_spmv(matrices, circuit != nullptr, dev.available() - h_stage_bytes);
 //   evaluate_witness(dev, {circuit, matrices, inputs, aux}, *p, a, b, c);   // queued on dev.stream()
+// or, where the stage has room for one vector only, evaluate_witness_to_host (the sides in turn,
+// each to host memory, for the stage's lean plan).
 #pragma once
 
 #include <span>
@@ -28,5 +30,12 @@ struct CompiledWitness {
 // in stream order.
 Status evaluate_witness(WorkerDevice& dev, const CompiledWitness& w, const SpmvPlan& plan, DeviceSpan<Fr> a,
                         DeviceSpan<Fr> b, DeviceSpan<Fr> c_or_empty, const SpmvConfig& config = {});
+
+// The same product for a stage with room for one vector beside the witness: each side of a, b
+// (and c, when given: the circuit has C) formed in turn in `vec` on dev.stream() and copied to its
+// host array (each of vec's length). Returns once the host arrays hold the sides.
+Status evaluate_witness_to_host(WorkerDevice& dev, const CompiledWitness& w, const SpmvPlan& plan,
+                                DeviceSpan<Fr> vec, std::span<Fr> a, std::span<Fr> b,
+                                std::span<Fr> c_or_empty, const SpmvConfig& config = {});
 
 }  // namespace cuzk::cuda
