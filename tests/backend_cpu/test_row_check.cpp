@@ -1,5 +1,5 @@
 // The host row check (backend/cpu/row_check.hpp): the least failing row, whatever range of the pool
-// finds a failure first, on pools of one and several threads.
+// finds a failure first, on pools of one and several threads; and the C values the H stage takes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,6 +42,47 @@ TEST(RowCheck, FindsTheLeastFailingRow) {
           << st.message();
     }
   }
+}
+
+// c for the H stage: the caller's c when given, else a∘b formed into scratch values (written in
+// full by the pool's threads, never read before), and a host that cannot hold them is an error.
+TEST(RowCheck, CValuesAreTheCallersOrFormedFromAAndB) {
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const size_t n = 70001;
+  std::vector<Fr> a(n), b(n), c(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = test::random_field<Fr>(rng);
+    b[i] = test::random_field<Fr>(rng);
+    c[i] = test::random_field<Fr>(rng);
+  }
+  HRequest rq;
+  rq.a = a;
+  rq.b = b;
+  rq.c = c;
+  ThreadPool pool(3);
+  ScratchValues scratch;
+  auto given = host_c_values(rq, scratch, pool);
+  ASSERT_TRUE(given.ok()) << given.message();
+  EXPECT_EQ(given->data(), c.data());
+  EXPECT_EQ(scratch.size(), 0u);
+
+  rq.c = {};
+  rq.c_from_ab = true;
+  auto formed = host_c_values(rq, scratch, pool);
+  ASSERT_TRUE(formed.ok()) << formed.message();
+  ASSERT_EQ(formed->size(), n);
+  EXPECT_EQ(formed->data(), scratch.span().data());
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ((*formed)[i], a[i] * b[i]) << i;
+
+  // More values than any host holds: an error, and the scratch holds none.
+  const Status huge = scratch.allocate(~size_t(0) / 64, "a test's values");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.message().find("host out of memory for a test's values"), std::string::npos)
+      << huge.message();
+  EXPECT_EQ(scratch.size(), 0u);
+  EXPECT_TRUE(scratch.span().empty());
 }
 
 }  // namespace

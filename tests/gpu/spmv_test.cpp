@@ -287,11 +287,13 @@ TEST(GpuSpmv, BadShapesAreErrors) {
   const auto part = [&](size_t i, size_t len) {
     return DeviceSpan<Fr>(v->device(), v->data() + i * 128, len);
   };
-  // Too short for the 103 rows; b shorter than a; a c for a circuit without C.
+  // Too short for the 103 rows; b shorter than a; a c for a circuit without C; no side at all.
   EXPECT_FALSE(evaluate_on_device(*dc, dw->data(), part(0, 64), part(1, 64), {}, f->s).ok());
+  EXPECT_FALSE(evaluate_on_device(*dc, dw->data(), {}, {}, {}, f->s).ok());
   EXPECT_FALSE(evaluate_on_device(*dc, dw->data(), part(0, 128), part(1, 127), {}, f->s).ok());
   EXPECT_FALSE(evaluate_on_device(*dc, dw->data(), part(0, 128), part(1, 128), part(2, 128), f->s).ok());
   CUZK_ASSERT_OK(evaluate_on_device(*dc, dw->data(), part(0, 128), part(1, 128), {}, f->s));
+  CUZK_ASSERT_OK(evaluate_on_device(*dc, dw->data(), {}, part(1, 128), {}, f->s));  // b alone
   // A block that is not whole warps.
   SpmvConfig odd;
   odd.block = 48;
