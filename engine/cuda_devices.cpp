@@ -110,6 +110,12 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   };
   set.h_on_device = true;
   set.fills_witness_on_device = true;
+  for (const auto& d : set.devices) {
+    const uint64_t each =
+        split_device_budget(d.memory_budget, d.workers, options, d.express_workers).per_worker;
+    if (set.smallest_worker_budget == 0 || each < set.smallest_worker_budget)
+      set.smallest_worker_budget = each;
+  }
   set.shared_bases = [stores](uint32_t device) {
     SharedBasesStatus st;
     std::lock_guard lock(stores->mu);  // held only while a store is made

@@ -179,21 +179,32 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
 }
 
 PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device,
-                                 bool compiled) {
+                                 bool compiled, uint64_t worker_budget) {
   PartitionExtras e;
   e.witness_only = compiled && std::holds_alternative<FilecoinInput>(input);
   e.wire_copy =
       std::holds_alternative<CircomInput>(input) || params.key->layout != groth16::QueryLayout::compacted;
   e.h_scratch = !h_on_device;
+  e.lean_device_h =
+      e.witness_only && h_on_device && worker_budget != 0 && worker_budget < h_stage_device_bytes(params);
   return e;
+}
+
+uint64_t h_stage_device_bytes(const ParamSet& params) {
+  const groth16::ProvingKey& k = *params.key;
+  const uint64_t fr = 32;
+  return (3 * k.domain_size + k.domain_size / 2 + k.num_inputs + k.num_aux) * fr;
 }
 
 uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& extras) {
   const groth16::ProvingKey& k = *params.key;
   const uint64_t fr = 32;
   const uint64_t wires = k.num_inputs + k.num_aux;
-  // A witness holds `a` alone; on the host, the sparse product adds b and c beside the scratch.
-  const uint64_t domain_vectors = extras.witness_only ? 1 + 3 * extras.h_scratch : 3 + extras.h_scratch;
+  // A witness holds `a` alone; on the host, the sparse product adds b and c beside the scratch; a
+  // lean device H stage, b and c (or a∘b).
+  const uint64_t domain_vectors =
+      extras.witness_only ? 1 + 3 * extras.h_scratch + 2 * (!extras.h_scratch && extras.lean_device_h)
+                          : 3 + extras.h_scratch;
   return domain_vectors * k.domain_size * fr + (1 + extras.wire_copy) * wires * fr + 3 * (wires / 8 + 64) +
          4096;
 }

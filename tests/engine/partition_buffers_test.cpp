@@ -395,6 +395,20 @@ TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
   EXPECT_FALSE(uses_pooled_buffers(filecoin));
   EXPECT_TRUE(uses_pooled_buffers(filecoin, /*compiled=*/true));
   EXPECT_EQ(buffer_shape(p, filecoin, /*compiled=*/true).bytes(), (domain + aux) * fr);
+  // Its reservation holds a alone where the device's H stage holds a, b and c; two domain vectors
+  // more (b and c, or a∘b, of the lean plan) where a worker's budget cannot; the host's sparse
+  // product, three more.
+  const uint64_t stage = h_stage_device_bytes(p);
+  EXPECT_EQ(stage, (3 * domain + domain / 2 + p.key->num_inputs + aux) * fr);
+  const auto reserved = [&](bool h_on_device, uint64_t budget) {
+    return partition_host_bytes(p, partition_extras(filecoin, p, h_on_device, /*compiled=*/true, budget));
+  };
+  const uint64_t roomy = reserved(true, stage);
+  EXPECT_EQ(reserved(true, 0), roomy);  // no bound
+  EXPECT_EQ(reserved(true, stage - 1) - roomy, 2 * domain * fr);
+  EXPECT_EQ(reserved(false, stage - 1) - roomy, 3 * domain * fr);
+  EXPECT_EQ(reserved(false, 0), reserved(false, stage - 1));
+  EXPECT_FALSE(partition_extras(sample, p, true, false, 1).lean_device_h);  // not a witness
 
   // A synthetic sample that asks to leave c out gets a set without c, and its synthesis leaves it.
   const PartitionInput sample_without_c = SampleInput{testing::tiny_spec(), /*c_from_ab=*/true};
