@@ -3,12 +3,14 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/h_stage.hpp"
 #include "backend/cuda/runtime/device_bases.hpp"
 #include "backend/cuda/runtime/runtime.hpp"
 
@@ -28,6 +30,11 @@ DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDev
   d.shared_bases = store - for_express;  // the express shares come out of the store
   d.per_worker = each;
   return d;
+}
+
+bool h_stage_is_lean(uint64_t worker_budget, uint64_t domain_size, uint64_t wires) {
+  const unsigned log_n = unsigned(std::bit_width(domain_size) - 1);
+  return worker_budget < cuda::HStage::rows_resident_bytes(log_n, size_t(wires));
 }
 
 WorkerRole worker_role(const DeviceDescriptor& device, uint32_t worker, const CudaDeviceOptions& options) {
@@ -110,12 +117,13 @@ Result<DeviceSet> cuda_devices(const CudaDeviceOptions& options) {
   };
   set.h_on_device = true;
   set.fills_witness_on_device = true;
-  for (const auto& d : set.devices) {
-    const uint64_t each =
-        split_device_budget(d.memory_budget, d.workers, options, d.express_workers).per_worker;
-    if (set.smallest_worker_budget == 0 || each < set.smallest_worker_budget)
-      set.smallest_worker_budget = each;
-  }
+  uint64_t smallest = UINT64_MAX;
+  for (const auto& d : set.devices)
+    smallest = std::min<uint64_t>(
+        smallest, split_device_budget(d.memory_budget, d.workers, options, d.express_workers).per_worker);
+  set.lean_h_stage = [smallest](uint64_t domain_size, uint64_t wires) {
+    return h_stage_is_lean(smallest, domain_size, wires);
+  };
   set.shared_bases = [stores](uint32_t device) {
     SharedBasesStatus st;
     std::lock_guard lock(stores->mu);  // held only while a store is made

@@ -88,6 +88,11 @@ struct DeviceSplit {
 DeviceSplit split_device_budget(uint64_t budget, uint32_t workers, const CudaDeviceOptions& options,
                                 uint32_t express = 0);
 
+// Whether a worker of `worker_budget` bytes runs the H stage of a witness partition (a domain of
+// `domain_size`, a power of two, and `wires` witness values) lean: below the bytes of its resident
+// plan from compiled rows (cuda::HStage::rows_resident_bytes).
+bool h_stage_is_lean(uint64_t worker_budget, uint64_t domain_size, uint64_t wires);
+
 // How a device's worker runs beside the others: an express worker's streams at the device's highest
 // priority, the lead worker's one level above the rest (CudaDeviceOptions::lead_worker: the first
 // ordinary worker), every other ordinary worker's at normal priority.

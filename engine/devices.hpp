@@ -89,10 +89,10 @@ struct DeviceSet {
   // The devices compute H in device memory (the CUDA backend), so a partition needs no host scratch
   // for it (partition_host_bytes).
   bool h_on_device = false;
-  // The smallest budget of an ordinary device worker (0: no bound). A witness partition's H stage
-  // on a worker whose budget cannot hold a, b and c beside the witness forms b and c in host memory
-  // (its lean plan), which the partition's host reservation then counts (partition_extras).
-  uint64_t smallest_worker_budget = 0;
+  // Whether a witness partition of this domain and wire count may meet a device worker whose H
+  // stage cannot hold a, b and c beside the witness: it then forms b and c in host memory (its
+  // lean plan), which the partition's host reservation counts (partition_extras). Empty: never.
+  std::function<bool(uint64_t domain_size, uint64_t wires)> lean_h_stage;
   // The workers' backends compute deferred witnesses on their devices (ComputeBackend::fill_witness;
   // the CUDA backend does): synthesis may hand them a FallbackPoSt witness as its program.
   bool fills_witness_on_device = false;

@@ -179,21 +179,16 @@ Result<SynthesizedPartition> synthesize_partition(const PartitionInput& input, c
 }
 
 PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device,
-                                 bool compiled, uint64_t worker_budget) {
+                                 bool compiled, const DeviceSet* devices) {
   PartitionExtras e;
   e.witness_only = compiled && std::holds_alternative<FilecoinInput>(input);
   e.wire_copy =
       std::holds_alternative<CircomInput>(input) || params.key->layout != groth16::QueryLayout::compacted;
   e.h_scratch = !h_on_device;
-  e.lean_device_h =
-      e.witness_only && h_on_device && worker_budget != 0 && worker_budget < h_stage_device_bytes(params);
-  return e;
-}
-
-uint64_t h_stage_device_bytes(const ParamSet& params) {
   const groth16::ProvingKey& k = *params.key;
-  const uint64_t fr = 32;
-  return (3 * k.domain_size + k.domain_size / 2 + k.num_inputs + k.num_aux) * fr;
+  e.lean_device_h = e.witness_only && h_on_device && devices && devices->lean_h_stage &&
+                    devices->lean_h_stage(k.domain_size, k.num_inputs + k.num_aux);
+  return e;
 }
 
 uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& extras) {

@@ -70,15 +70,10 @@ struct PartitionExtras {
 };
 // The extras of this input on these devices: a synthetic or already-synthesized partition with a
 // bellman (compacted) key needs no wire copy; a device that computes H needs no host scratch; a
-// Filecoin partition with compiled circuits (`compiled`) is a witness, whose H stage is lean on a
-// device worker of `worker_budget` bytes (0: no bound) too small for h_stage_device_bytes.
+// Filecoin partition with compiled circuits (`compiled`) is a witness, whose H stage is lean where
+// `devices` says so (DeviceSet::lean_h_stage).
 PartitionExtras partition_extras(const PartitionInput& input, const ParamSet& params, bool h_on_device,
-                                 bool compiled = false, uint64_t worker_budget = 0);
-
-// The device bytes of a witness partition's H stage with a, b and c on the device, as the CUDA
-// backend plans it: three domain vectors, the transforms' twiddle table (half a domain) and the
-// witness. An estimate for the host plan: the backend may place vectors in its idle MSM work area.
-uint64_t h_stage_device_bytes(const ParamSet& params);
+                                 bool compiled = false, const DeviceSet* devices = nullptr);
 
 // Host bytes a partition holds from admission until its proof: the a, b and c vectors (the H scalars
 // are computed in place in a), the wire assignment and the densities, and the extras. The default

@@ -98,8 +98,8 @@ bool Engine::Impl::synthesize(WorkPtr item, unsigned n) {
   PartitionBuffers buffers;
   if (pooled) buffers = this->buffers->take_idle(shape);
   const uint64_t vectors = partition_host_bytes(
-      **lease, partition_extras(input, **lease, config.devices.h_on_device, compiled != nullptr,
-                                config.devices.smallest_worker_budget));
+      **lease,
+      partition_extras(input, **lease, config.devices.h_on_device, compiled != nullptr, &config.devices));
   const uint64_t bytes = std::max(vectors, estimate->host_bytes) - std::min(buffers.bytes(), vectors);
   auto reservation = host->acquire(bytes, job->wait_key(), who, abandon, [&](uint64_t short_by) -> uint64_t {
     if (pooled && !buffers.held()) {

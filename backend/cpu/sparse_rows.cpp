@@ -76,6 +76,15 @@ Status evaluate_rows(const CompiledRows& rows, std::span<Fr> a, std::span<Fr> b,
   return Status::Ok();
 }
 
+HRequest with_rows_formed(const HRequest& rq, std::span<Fr> b, std::span<Fr> c) {
+  HRequest evaluated = rq;
+  evaluated.c_from_ab = !rq.rows->matrices.has_c();
+  evaluated.rows = nullptr;
+  evaluated.b = b;
+  evaluated.c = c;
+  return evaluated;
+}
+
 Status compute_h_from_host_rows(const HRequest& rq, const std::function<Status(const HRequest&)>& compute,
                                 ThreadPool& pool) {
   const size_t n = size_t(1) << rq.log_n;
@@ -84,12 +93,7 @@ Status compute_h_from_host_rows(const HRequest& rq, const std::function<Status(c
   CUZK_TRY_STATUS(b.allocate(n, "the sparse products' b"));
   if (with_c) CUZK_TRY_STATUS(c.allocate(n, "the sparse products' c"));
   CUZK_TRY_STATUS(evaluate_rows(*rq.rows, rq.a, b.span(), c.span(), pool));
-  HRequest evaluated = rq;
-  evaluated.rows = nullptr;
-  evaluated.b = b.span();
-  evaluated.c = c.span();
-  evaluated.c_from_ab = !with_c;
-  return compute(evaluated);
+  return compute(with_rows_formed(rq, b.span(), c.span()));
 }
 
 }  // namespace cuzk::cpu

@@ -21,6 +21,10 @@ Fr sparse_row(const CompiledRows& rows, const SparseSide& side, size_t r);
 Status evaluate_rows(const CompiledRows& rows, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                      ThreadPool& pool);
 
+// The request over host vectors once a, b (and c) of its rows are formed: rq.a holds a, `b` and
+// `c` the others (c empty when the rows have no C: it then stands for a∘b).
+HRequest with_rows_formed(const HRequest& rq, std::span<Fr> b, std::span<Fr> c);
+
 // compute_h of a request with rows (HRequest::rows) by a backend that takes vectors: a, b (and c)
 // evaluated here into rq.a and vectors of its own, then `compute` over them.
 Status compute_h_from_host_rows(const HRequest& rq, const std::function<Status(const HRequest&)>& compute,

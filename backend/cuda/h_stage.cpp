@@ -84,10 +84,18 @@ struct HStage::Run {
   DeviceBuffer<Fr>* kept_buffer() { return plan.keep ? &owned.front() : nullptr; }
 };
 
+size_t HStage::fixed_bytes(unsigned log_n) {
+  return NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
+}
+
+size_t HStage::rows_resident_bytes(unsigned log_n, size_t wires) {
+  return (3 * (size_t(1) << log_n) + wires) * sizeof(Fr) + fixed_bytes(log_n);
+}
+
 Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) const {
   const size_t n = size_t(1) << log_n;
   const size_t vec = n * sizeof(Fr);
-  const size_t fixed = NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
+  const size_t fixed = fixed_bytes(log_n);
   const size_t avail = dev_.available();
   const size_t in_work_area = msms_.work_area() ? msms_.work_area()->bytes() / vec : 0;
   const std::string name = "h 2^" + std::to_string(log_n);
@@ -171,14 +179,7 @@ Status HStage::compute_from_rows(const HRequest& rq) {
     HostSides sides;
     auto formed = rows_through_host(rq, sides);
     if (!formed) return formed.error();
-    if (*formed) {
-      HRequest evaluated = rq;
-      evaluated.rows = nullptr;
-      evaluated.b = sides.b.span();
-      evaluated.c = sides.c.span();
-      evaluated.c_from_ab = !rows.matrices.has_c();
-      return compute(evaluated);
-    }
+    if (*formed) return compute(cpu::with_rows_formed(rq, sides.b.span(), sides.c.span()));
     CUZK_TRY_STATUS(dev_.wait_witness_on_host());
     return cpu::compute_h_from_host_rows(
         rq, [this](const HRequest& r) { return compute(r); }, ThreadPool::shared());

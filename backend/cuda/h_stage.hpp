@@ -44,6 +44,13 @@ class HStage {
     bool keep = false;    // h stays on the device in a, which is allocated (never borrowed)
   };
 
+  // Device bytes the stage holds beside its vectors at 2^log_n: the twiddle table and coset tables.
+  static size_t fixed_bytes(unsigned log_n);
+  // Device bytes of the stage from compiled rows with a, b and c resident (three vectors, the fixed
+  // tables and the witness of `wires` values); a budget below it takes the rows a side at a time
+  // through one vector to the host, then the lean plan.
+  static size_t rows_resident_bytes(unsigned log_n, size_t wires);
+
   // The plan for 2^log_n with the budget left now (checking rows or not; `keep`: h stays on the
   // device), or a clear error when not even the lean plan fits.
   Result<Plan> plan(unsigned log_n, bool check_rows, bool keep = false) const;

@@ -396,19 +396,25 @@ TEST(PartitionBuffers, ASetHoldsCOnlyForPartitionsThatCarryIt) {
   EXPECT_TRUE(uses_pooled_buffers(filecoin, /*compiled=*/true));
   EXPECT_EQ(buffer_shape(p, filecoin, /*compiled=*/true).bytes(), (domain + aux) * fr);
   // Its reservation holds a alone where the device's H stage holds a, b and c; two domain vectors
-  // more (b and c, or a∘b, of the lean plan) where a worker's budget cannot; the host's sparse
-  // product, three more.
-  const uint64_t stage = h_stage_device_bytes(p);
-  EXPECT_EQ(stage, (3 * domain + domain / 2 + p.key->num_inputs + aux) * fr);
-  const auto reserved = [&](bool h_on_device, uint64_t budget) {
-    return partition_host_bytes(p, partition_extras(filecoin, p, h_on_device, /*compiled=*/true, budget));
+  // more (b and c, or a∘b, of the lean plan) where the devices say a worker's cannot; the host's
+  // sparse product, three more.
+  DeviceSet roomy_devices, lean_devices, no_rule;
+  lean_devices.lean_h_stage = [&](uint64_t domain_size, uint64_t wires) {
+    EXPECT_EQ(domain_size, domain);
+    EXPECT_EQ(wires, p.key->num_inputs + aux);
+    return true;
   };
-  const uint64_t roomy = reserved(true, stage);
-  EXPECT_EQ(reserved(true, 0), roomy);  // no bound
-  EXPECT_EQ(reserved(true, stage - 1) - roomy, 2 * domain * fr);
-  EXPECT_EQ(reserved(false, stage - 1) - roomy, 3 * domain * fr);
-  EXPECT_EQ(reserved(false, 0), reserved(false, stage - 1));
-  EXPECT_FALSE(partition_extras(sample, p, true, false, 1).lean_device_h);  // not a witness
+  roomy_devices.lean_h_stage = [](uint64_t, uint64_t) { return false; };
+  const auto reserved = [&](bool h_on_device, const DeviceSet* devices) {
+    return partition_host_bytes(p, partition_extras(filecoin, p, h_on_device, /*compiled=*/true, devices));
+  };
+  const uint64_t roomy = reserved(true, &roomy_devices);
+  EXPECT_EQ(reserved(true, nullptr), roomy);
+  EXPECT_EQ(reserved(true, &no_rule), roomy);  // no rule: never lean
+  EXPECT_EQ(reserved(true, &lean_devices) - roomy, 2 * domain * fr);
+  EXPECT_EQ(reserved(false, &lean_devices) - roomy, 3 * domain * fr);
+  EXPECT_EQ(reserved(false, nullptr), reserved(false, &lean_devices));
+  EXPECT_FALSE(partition_extras(sample, p, true, false, &lean_devices).lean_device_h);  // not a witness
 
   // A synthetic sample that asks to leave c out gets a set without c, and its synthesis leaves it.
   const PartitionInput sample_without_c = SampleInput{testing::tiny_spec(), /*c_from_ab=*/true};

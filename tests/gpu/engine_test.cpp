@@ -4,6 +4,7 @@
 // reused. Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include "backend/cuda/h_stage.hpp"
 #include "backend/cuda/runtime/staging.hpp"
 #include "engine/cuda_devices.hpp"
 #include "engine/partition_buffers.hpp"
@@ -67,6 +68,23 @@ TEST(GpuEngine, TheFirstOrdinaryWorkerLeadsAndExpressWorkersStayAbove) {
   EXPECT_EQ(worker_role(d, 0, o), WorkerRole::ordinary);
   EXPECT_EQ(worker_role(d, 1, o), WorkerRole::ordinary);
   EXPECT_EQ(worker_role(d, 2, o), WorkerRole::express);
+}
+
+// A witness partition's H stage is lean on a worker whose budget is below the backend's resident
+// plan from compiled rows: three domain vectors, the fixed tables and the witness (host-only).
+TEST(GpuEngine, AWorkerBelowTheResidentRowsPlanRunsTheHStageLean) {
+  const uint64_t domain = uint64_t(1) << 27, wires = 130169893 + 328;
+  const uint64_t bytes = cuda::HStage::rows_resident_bytes(27, wires);
+  EXPECT_EQ(bytes, (3 * domain + wires) * 32 + cuda::HStage::fixed_bytes(27));
+  EXPECT_GT(cuda::HStage::fixed_bytes(27), domain / 2 * 32);  // the twiddles and the coset tables
+  EXPECT_TRUE(h_stage_is_lean(bytes - 1, domain, wires));
+  EXPECT_FALSE(h_stage_is_lean(bytes, domain, wires));
+  // A 20 GB device's two workers run a 32 GiB PoRep partition lean; an H200's do not.
+  const uint64_t gib = uint64_t(1) << 30;
+  CudaDeviceOptions o;
+  o.workers = 2;
+  EXPECT_TRUE(h_stage_is_lean(split_device_budget(20 * gib, 2, o).per_worker, domain, wires));
+  EXPECT_FALSE(h_stage_is_lean(split_device_budget(139 * gib, 2, o).per_worker, domain, wires));
 }
 
 // An express worker's share comes out of the store where there is one (the ordinary workers keep
