@@ -21,6 +21,7 @@ namespace {
 
 constexpr const char* kHChecked = "a, b, c resident, rows checked beside";
 constexpr const char* kHResident = "a, b, c resident";
+constexpr const char* kHPair = "a, b resident, c's transform through the host";
 
 // The row check's verdict: the least failing row, left on the device by first_unsatisfied and read
 // once the stage's result has come back (to_host synchronizes), so that the check never stalls the
@@ -49,6 +50,7 @@ struct RowVerdict {
 struct HStage::FromRows {
   const DeviceCompiledCircuit* resident = nullptr;  // nullptr: the matrices stream from the host
   SpmvPlan spmv;
+  const CompiledRows* rows = nullptr;  // pair_rows: the witness and matrices (the request's are formed)
 };
 
 // One call's transforms and vectors. Every buffer is taken before anything is queued (a new
@@ -58,7 +60,8 @@ struct HStage::FromRows {
 struct HStage::Run {
   const HRequest& rq;
   const Plan& plan;
-  const FromRows* rows;  // set: a, b (and c) come from compiled rows
+  const FromRows* rows;       // set: a, b (and c) come from compiled rows
+  const FromRows* pair_rows;  // set: a from compiled rows into the pair's first vector, b (and c) to rq's
   size_t n;
   NttPlan ntt;
   NttCosetPowers coset;
@@ -80,6 +83,23 @@ struct HStage::Run {
   // Domain evaluations → coefficients (bit-reversed, times n) → coset evaluations (natural).
   Status to_coset(const Stream& s, Fr* d, const NttTap& tap = {}) const {
     return ntt.to_coset(s, d, coset, tap);
+  }
+  // c's own transform. Bellman's H needs only c's inverse, never its coset: the coset inverse is
+  // linear and undoes the coset forward, so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c).
+  // c's goes first (times z, bit-reversed out), so that the coset inverse reads b in its first
+  // pass and subtracts c in its last, with no permutation pass. snarkjs: c to the coset.
+  Status transform_c(const Stream& s, Fr* c) const {
+    if (rq.mode == HMode::divide_by_z_on_coset)
+      return ntt.inverse_scaled(s, c, rq.log_n, z, NttOrder::natural, NttOrder::bit_reversed);
+    return to_coset(s, c);
+  }
+  // h into a from A on the coset, B there (null: a already holds A∘B) and c's transform; bellman
+  // leaves it in natural order after one reversal.
+  Status finish(const Stream& s, Fr* a, const Fr* b, const Fr* c) const {
+    if (rq.mode != HMode::divide_by_z_on_coset) return mul_sub_scale(s, a, b, c, z, n);
+    CUZK_TRY_STATUS(
+        ntt.coset_inverse_of_product(s, a, b, c, coset, NttOrder::natural, NttOrder::bit_reversed));
+    return bit_reverse(s, a, rq.log_n);
   }
   DeviceBuffer<Fr>* kept_buffer() { return plan.keep ? &owned.front() : nullptr; }
 };
@@ -115,6 +135,7 @@ Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) co
   if (check_rows)
     if (auto p = plan(Plan::Kind::checked, 4, kHChecked)) return *p;
   if (auto p = plan(Plan::Kind::resident, 3, kHResident)) return *p;
+  if (auto p = plan(Plan::Kind::pair, 2, kHPair)) return *p;
   // One vector on the device; b and c transformed one at a time through it, then streamed back
   // in chunks for the pointwise step.
   for (size_t chunk = std::min<size_t>(n, size_t(1) << 22); chunk >= (size_t(1) << 12); chunk /= 2)
@@ -173,9 +194,13 @@ Status HStage::compute_from_rows(const HRequest& rq) {
     if (!evict_for_stage()) break;
   }
   if (!p) {
-    // No room for three vectors: the device's product forms the sides one at a time, each to host
-    // memory, and the stage runs its lean plan over them; where not even the witness and one
-    // vector fit, the host's product does (4.4 s for a PoRep partition on 16 cores).
+    // No room for three vectors: where two fit, and the witness beside one, the pair plan over a
+    // formed in place; else the device's product forms the sides one at a time, each to host
+    // memory, and the stage plans again over them (pair or lean); where not even the witness and
+    // one vector fit, the host's product does (4.4 s for a PoRep partition on 16 cores).
+    auto paired = rows_to_pair(rq);
+    if (!paired) return paired.error();
+    if (*paired) return Status::Ok();
     HostSides sides;
     auto formed = rows_through_host(rq, sides);
     if (!formed) return formed.error();
@@ -191,6 +216,45 @@ Status HStage::compute_from_rows(const HRequest& rq) {
   CUZK_TRY_STATUS(run_planned(rq, *p, &from));
   dev_.finish(t0);
   return Status::Ok();
+}
+
+Result<bool> HStage::rows_to_pair(const HRequest& rq) {
+  const CompiledRows& rows = *rq.rows;
+  const size_t vec = (size_t(1) << rq.log_n) * sizeof(Fr);
+  const size_t witness = rows.matrices.num_wires() * sizeof(Fr);
+  for (;;) {
+    auto hp = plan(rq.log_n, false, rq.keep_on_device);
+    if (!hp && rq.keep_on_device) hp = plan(rq.log_n, false);
+    if (!hp || hp->kind != Plan::Kind::pair) return false;
+    // The product runs before the second vector is taken: the witness and the matrices (or their
+    // streaming chunks) have its room and the room left beside the plan.
+    const bool second_own = hp->borrowed < (hp->keep ? 1u : 2u);
+    const size_t beside = hp->stage.bytes - (second_own ? vec : 0);
+    auto resident = compiled_.get(rows, beside + witness);
+    if (!resident) return resident.error();
+    const size_t avail = dev_.available();
+    auto sp = avail > beside ? plan_spmv(rows.matrices, *resident != nullptr, avail - beside)
+                             : Result<SpmvPlan>(make_error("no room"));
+    if (!sp) {
+      if (evict_for_stage()) continue;
+      return false;
+    }
+    HostSides sides;
+    const size_t n = size_t(1) << rq.log_n;
+    CUZK_TRY_STATUS(sides.b.allocate(n, "the sparse products' b"));
+    if (rows.matrices.has_c()) CUZK_TRY_STATUS(sides.c.allocate(n, "the sparse products' c"));
+    Plan p = *hp;
+    p.stage.bytes = std::max(p.stage.bytes, beside + sp->stage_bytes);
+    p.stage.choice += "; " + sp->choice + "; a formed in the first vector, b" +
+                      (rows.matrices.has_c() ? ", c" : "") + " through it to the host";
+    const FromRows from{*resident, *sp, &rows};
+    dev_.record(p.stage);
+    const auto t0 = std::chrono::steady_clock::now();
+    CUZK_TRY_STATUS(
+        run_planned(cpu::with_rows_formed(rq, sides.b.span(), sides.c.span()), p, nullptr, &from));
+    dev_.finish(t0);
+    return true;
+  }
 }
 
 Result<bool> HStage::rows_through_host(const HRequest& rq, HostSides& sides) {
@@ -236,7 +300,8 @@ Result<bool> HStage::rows_through_host(const HRequest& rq, HostSides& sides) {
   }
 }
 
-Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows) {
+Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows,
+                           const FromRows* pair_rows) {
   const unsigned log_n = rq.log_n;
   const size_t n = size_t(1) << log_n;
   const Stream& s = dev_.stream();
@@ -253,7 +318,7 @@ Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows*
                                                       : Fr::one();
   auto coset = ntt->coset_powers(s, log_n, shift, &dev_.cache, NttCosetFactors{n_inv, z});
   if (!coset) return coset.error();
-  Run run{rq,         plan, rows, n,      std::move(*ntt), std::move(*coset), z, msms_.work_area(),
+  Run run{rq,         plan, rows, pair_rows, n, std::move(*ntt), std::move(*coset), z, msms_.work_area(),
           dev_.cache, {},   0,    nullptr};
   if (plan.borrowed) run.work->touch();  // the sorted digits an MSM left there are overwritten
   // Copies into the stage's vectors go on the copy stream, after the compute stream's earlier
@@ -262,7 +327,14 @@ Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows*
   auto a = run.vector();
   if (!a) return a.error();
   run.a = *a;
-  return plan.kind == Plan::Kind::lean ? run_lean(run) : run_on_device(run);
+  switch (plan.kind) {
+    case Plan::Kind::lean:
+      return run_lean(run);
+    case Plan::Kind::pair:
+      return run_pair(run);
+    default:
+      return run_on_device(run);
+  }
 }
 
 Status HStage::run_on_device(Run& r) {
@@ -325,22 +397,55 @@ Status HStage::run_on_device(Run& r) {
     CUZK_TRY_STATUS(r.to_coset(s, *b));
     CUZK_TRY_STATUS(dev_.to_device_overlapped(*c, rq.c.data(), bytes));
   }
-  if (rq.mode == HMode::divide_by_z_on_coset) {
-    // Six transforms instead of seven. The coset inverse is linear and undoes the coset forward,
-    // so icoset(A∘B − C on the coset) = icoset(A∘B) − iNTT(c): c needs only its inverse, never the
-    // coset. c's goes first (times z), so that the coset inverse reads b in its first pass and
-    // subtracts c in its last: both bit-reversed (no permutation pass), and one reversal puts h in
-    // natural order.
-    CUZK_TRY_STATUS(r.ntt.inverse_scaled(s, *c, rq.log_n, r.z, NttOrder::natural, NttOrder::bit_reversed));
-    CUZK_TRY_STATUS(
-        r.ntt.coset_inverse_of_product(s, a, *b, *c, r.coset, NttOrder::natural, NttOrder::bit_reversed));
-    CUZK_TRY_STATUS(bit_reverse(s, a, rq.log_n));
-  } else {
-    CUZK_TRY_STATUS(r.to_coset(s, *c));
-    CUZK_TRY_STATUS(mul_sub_scale(s, a, *b, *c, r.z, n));
-  }
+  // Six transforms (bellman) instead of seven: c takes only its inverse (Run::transform_c).
+  CUZK_TRY_STATUS(r.transform_c(s, *c));
+  CUZK_TRY_STATUS(r.finish(s, a, *b, *c));
   CUZK_TRY_STATUS(verdict.read(s));  // a bad witness leaves the caller's a as it was
   return deliver(rq, a, r.kept_buffer());
+}
+
+Status HStage::run_pair(Run& r) {
+  // Two vectors, x (the result's) and y. c's transform needs neither a nor b once c is formed, so
+  // it runs first and waits in host memory (the caller's c, or scratch when c stands for a∘b, which
+  // the first transform's tap forms on the device) while A and B are formed and multiplied; then
+  // it crosses back for the last step. 20 GiB over PCIe at 2^27 (c, A∘B's inputs, c's transform
+  // both ways), against 28 for the lean plan and its host product.
+  const HRequest& rq = r.rq;
+  const Stream& s = dev_.stream();
+  const size_t n = r.n, bytes = n * sizeof(Fr);
+  Fr* const x = r.a;
+  if (const FromRows* f = r.pair_rows) {  // a into x; b (and c) into rq's host arrays
+    const CompiledRows& rows = *f->rows;
+    CUZK_TRY_STATUS(evaluate_witness_to_host(dev_, {f->resident, rows.matrices, rows.inputs, rows.aux},
+                                             f->spmv, DeviceSpan<Fr>(dev_.device(), x, n), {}, rq.b, rq.c));
+  }
+  auto y_or = r.vector();
+  if (!y_or) return y_or.error();
+  Fr* const y = *y_or;
+  CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
+  cpu::ScratchValues scratch;
+  std::span<Fr> c_t = rq.c;  // where c's transform waits
+  if (rq.c_from_ab) {
+    CUZK_TRY_STATUS(scratch.allocate(n, "c's transform"));
+    c_t = scratch.span();
+    if (!r.pair_rows) CUZK_TRY_STATUS(dev_.to_device(x, rq.a.data(), bytes));
+    CUZK_TRY_STATUS(dev_.to_device(y, rq.b.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, x, NttTap{y, n, true}));  // y ← a∘b = c; x ← A
+    CUZK_TRY_STATUS(r.transform_c(s, y));
+    CUZK_TRY_STATUS(dev_.to_host(c_t.data(), y, bytes));
+  } else {
+    CUZK_TRY_STATUS(dev_.to_device(y, rq.c.data(), bytes));
+    CUZK_TRY_STATUS(r.transform_c(s, y));
+    CUZK_TRY_STATUS(dev_.to_host(c_t.data(), y, bytes));
+    if (!r.pair_rows) CUZK_TRY_STATUS(dev_.to_device(x, rq.a.data(), bytes));
+    CUZK_TRY_STATUS(r.to_coset(s, x));
+  }
+  CUZK_TRY_STATUS(dev_.to_device(y, rq.b.data(), bytes));
+  CUZK_TRY_STATUS(r.to_coset(s, y));
+  CUZK_TRY_STATUS(mul_sub_scale(s, x, y, nullptr, Fr::one(), n));  // A∘B
+  CUZK_TRY_STATUS(dev_.to_device(y, c_t.data(), bytes));
+  CUZK_TRY_STATUS(r.finish(s, x, nullptr, y));
+  return deliver(rq, x, r.kept_buffer());
 }
 
 Status HStage::run_lean(Run& r) {

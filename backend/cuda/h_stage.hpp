@@ -5,13 +5,16 @@
 //   checked:  a, b, c and a fourth vector (a·b for the row check) on the device, so that each
 //             transform starts as soon as its vector has crossed, the check beside them;
 //   resident: a, b, c on the device (the rows, if any, checked once all three have crossed);
+//   pair:     a and b on the device; c takes its transform there first and waits in host memory
+//             until a∘b is formed on the coset (the rows checked on the host);
 //   lean:     one vector on the device; b and c transformed one at a time through it and streamed
 //             back in chunks for the pointwise step (the rows checked on the host).
 //
 // From compiled rows (HRequest::rows), a, b (and c) are the sparse products of the witness on the
-// device, into the resident plan's vectors; where those do not fit, each side in turn through one
-// vector to host memory, then the lean plan; where not even the witness and one vector fit, the
-// host's product.
+// device, into the resident plan's vectors; where those do not fit but the pair plan does, with
+// the witness beside its first vector, b (and c) in turn through that vector to host memory and a
+// left in it; else each side in turn through one vector to host memory, then the lean plan; where
+// not even the witness and one vector fit, the host's product.
 //
 // Vectors go first into the MSM work area (MsmResidency::work_area), which no MSM uses while H is
 // computed (a backend serves one call at a time, in stream order), so a large work area costs the
@@ -37,7 +40,7 @@ class HStage {
       : dev_(device), msms_(msms), compiled_(compiled) {}
 
   struct Plan {
-    enum class Kind { checked, resident, lean } kind;
+    enum class Kind { checked, resident, pair, lean } kind;
     size_t borrowed = 0;  // vectors placed in the MSM work area
     size_t chunk = 0;     // lean: b and c stream through two buffers of this many elements
     StagePlan stage;      // bytes: what the stage allocates beyond the resident memory
@@ -64,10 +67,14 @@ class HStage {
   struct FromRows;  // the device copy of the matrices and the sparse product's plan
   // compute() for HRequest::rows.
   Status compute_from_rows(const HRequest& rq);
-  // The host arrays rows_through_host fills beside the caller's a.
+  // The host arrays rows_through_host and rows_to_pair fill beside the caller's a.
   struct HostSides {
     cpu::ScratchValues b, c;  // c only when the rows have C
   };
+  // compute_from_rows where the pair plan fits and, beside its first vector, the witness: the
+  // product's b (and c) go to host memory, a stays in that vector, and the pair plan runs on.
+  // False when they do not fit, once everything idle has given way.
+  Result<bool> rows_to_pair(const HRequest& rq);
   // The rows' a (into rq.a), b (and c) by the device's product, a side at a time through one
   // device vector (the MSM work area when it is large enough) to host memory. False when not even
   // the witness and that vector fit, once everything idle has given way.
@@ -75,10 +82,15 @@ class HStage {
   // Gives the memory other calls hold (idle resident bases, the compiled circuit of another call)
   // to a stage that does not fit; false when there is nothing left to give.
   bool evict_for_stage();
-  Status run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows = nullptr);
+  // rows: a, b (and c) formed into the resident plan's vectors; pair_rows: a formed into the pair
+  // plan's first vector, b (and c) to rq's host arrays.
+  Status run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows = nullptr,
+                     const FromRows* pair_rows = nullptr);
   // a, b (and c) on the device: uploads overlapped with the transforms, the rows checked as the
   // plan says; leaves the result in `a`.
   Status run_on_device(Run& run);
+  // a and b on the device, c's transform through the host (the plan's pair kind).
+  Status run_pair(Run& run);
   // One vector on the device, b and c through it and back (the plan's lean kind).
   Status run_lean(Run& run);
   // The result to the caller's a, or (a plan that keeps h: `own` holds it) kept on the device.

@@ -3,7 +3,9 @@
 // kernel tunings; and the device's Fr multiplication rate, so the NTT can be read against its
 // floor (n/2·log n multiplications).
 //
-//   ntt_bench [--sizes 20,24,26,27] [--reps 9] [--sweep LOG] [--device 0]
+//   ntt_bench [--sizes 20,24,26,27] [--reps 9] [--sweep LOG] [--twiddle-log L] [--device 0]
+//
+// --twiddle-log sets NttTuning::twiddle_log for the table (26: one table of every twiddle at 2^27).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
   std::vector<unsigned> sizes = {20, 24, 26, 27};
   int reps = 9, device = 0;
   unsigned sweep = 0;
+  int twiddle_log = -1;  // the tuning's default
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--sizes" && i + 1 < argc) {
@@ -78,10 +81,13 @@ int main(int argc, char** argv) {
       reps = std::atoi(argv[++i]);
     } else if (a == "--sweep" && i + 1 < argc) {
       sweep = unsigned(std::atoi(argv[++i]));
+    } else if (a == "--twiddle-log" && i + 1 < argc) {
+      twiddle_log = std::atoi(argv[++i]);
     } else if (a == "--device" && i + 1 < argc) {
       device = std::atoi(argv[++i]);
     } else {
-      return fail("usage: ntt_bench [--sizes 20,24,26,27] [--reps 9] [--sweep LOG] [--device 0]");
+      return fail(
+          "usage: ntt_bench [--sizes 20,24,26,27] [--reps 9] [--sweep LOG] [--twiddle-log L] [--device 0]");
     }
   }
   std::string why;
@@ -136,7 +142,7 @@ int main(int argc, char** argv) {
     for (unsigned pl : {10u, 11u, 12u})
       for (unsigned cl : {1u, 2u})
         for (unsigned th : {128u, 256u}) {
-          const NttTuning tu{pl, cl, th};
+          const NttTuning tu{pl, cl, th, twiddle_log >= 0 ? unsigned(twiddle_log) : NttTuning{}.twiddle_log};
           auto plan = NttPlan::create(*s, sweep, RootConvention::bellman, tu);
           if (!plan) {
             std::printf("%u %u %u: %s\n", pl, cl, th, plan.message().c_str());
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
   };
   std::vector<Row> rows;
 
+  if (twiddle_log >= 0) best.twiddle_log = unsigned(twiddle_log);
   for (RootConvention conv : {RootConvention::bellman}) {
     auto plan = NttPlan::create(*s, max_log, conv, best);
     if (!plan) return fail(plan.message());

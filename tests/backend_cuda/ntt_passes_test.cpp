@@ -53,6 +53,19 @@ TEST(NttPasses, TuningOutOfRangeIsAnError) {
   EXPECT_FALSE(check_ntt_tuning({10, 2, 1024}).ok());
   EXPECT_FALSE(check_ntt_tuning({10, 2, 96}).ok());
   EXPECT_TRUE(check_ntt_tuning({10, 2, 128}).ok());
+  EXPECT_TRUE(check_ntt_tuning({10, 2, 128, 0}).ok());
+  EXPECT_FALSE(check_ntt_tuning({10, 2, 128, 29}).ok());
+}
+
+// The twiddles' split: none while one table of 2^twiddle_log holds them all (a plan of 2^N has
+// 2^(N−1)), else the top N−1−twiddle_log stages.
+TEST(NttPasses, TwiddleSplit) {
+  EXPECT_EQ(ntt_twiddle_split(0, 19), 0u);
+  EXPECT_EQ(ntt_twiddle_split(20, 19), 0u);
+  EXPECT_EQ(ntt_twiddle_split(21, 19), 1u);
+  EXPECT_EQ(ntt_twiddle_split(27, 19), 7u);
+  EXPECT_EQ(ntt_twiddle_split(27, 0), 26u);
+  EXPECT_EQ(ntt_twiddle_split(1, 0), 0u);
 }
 
 }  // namespace

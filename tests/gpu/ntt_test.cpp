@@ -179,16 +179,20 @@ TEST_F(Gpu, NttMatchesCpuAllSizesBothConventions) {
   }
 }
 
-// Other tunings move the pass boundaries and the coalesced runs; the result must not change.
+// Other tunings move the pass boundaries, the coalesced runs and the stages that take their
+// twiddles from two tables (twiddle_log below 19 at a plan of 2^20: every stage with 0, the top
+// 14 with 5); the result must not change.
 TEST_F(Gpu, NttTuningsAgree) {
-  const NttTuning tunings[] = {{8, 0, 32}, {8, 3, 64}, {10, 4, 128}, {12, 2, 512},
-                               {6, 2, 32}, {9, 1, 64}, {11, 2, 128}, {11, 1, 256}};
+  const NttTuning tunings[] = {{8, 0, 32},    {8, 3, 64},      {10, 4, 128},     {12, 2, 512},
+                               {6, 2, 32},    {9, 1, 64},      {11, 2, 128},     {11, 1, 256},
+                               {8, 0, 32, 0}, {10, 2, 128, 5}, {11, 1, 256, 12}, {12, 2, 512, 18}};
   for (const NttTuning& tu : tunings) {
     auto plan = NttPlan::create(stream(), 20, RootConvention::bellman, tu);
     ASSERT_TRUE(plan.ok()) << plan.message();
     for (unsigned log_n : {3u, 7u, 9u, 12u, 13u, 17u, 20u}) {
       SCOPED_TRACE("tuning " + std::to_string(tu.pass_log) + "/" + std::to_string(tu.coalesce_log) + "/" +
-                   std::to_string(tu.threads) + " 2^" + std::to_string(log_n));
+                   std::to_string(tu.threads) + "/" + std::to_string(tu.twiddle_log) + " 2^" +
+                   std::to_string(log_n));
       check_against_cpu(*this, *plan, log_n, false, rng_, stream());
     }
   }
@@ -292,7 +296,7 @@ TEST_F(Gpu, FactorsFoldIntoTheCosetTablesAndTheUnscaledInverse) {
 // factors in the coset tables, in both orders, at sizes of one pass, of several and of one
 // element, and under tunings that move the passes (the bottom pass's extra index bits included).
 TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
-  const NttTuning tunings[] = {{}, {8, 3, 64}, {6, 2, 32}, {12, 2, 512}};
+  const NttTuning tunings[] = {{}, {8, 3, 64}, {6, 2, 32}, {12, 2, 512}, {10, 2, 128, 4}, {6, 2, 32, 11}};
   const auto N = NttOrder::natural, R = NttOrder::bit_reversed;
   for (RootConvention conv : {RootConvention::bellman, RootConvention::snarkjs}) {
     for (const NttTuning& tu : tunings) {
@@ -300,7 +304,8 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
       ASSERT_TRUE(plan.ok()) << plan.message();
       for (unsigned log_n : {0u, 1u, 5u, 6u, 7u, 10u, 11u, 13u, 17u, 20u}) {
         SCOPED_TRACE(std::string(name(conv)) + " tuning " + std::to_string(tu.pass_log) + "/" +
-                     std::to_string(tu.coalesce_log) + " 2^" + std::to_string(log_n));
+                     std::to_string(tu.coalesce_log) + "/" + std::to_string(tu.twiddle_log) + " 2^" +
+                     std::to_string(log_n));
         const size_t n = size_t(1) << log_n;
         const Fr n_fr = Fr::from_u64(n), f = random_vector(1, rng_)[0], h = random_vector(1, rng_)[0];
         auto coset = plan->coset_powers(stream(), log_n, plan->default_coset_shift(log_n), nullptr,
@@ -309,7 +314,8 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
         const std::vector<Fr> x = random_vector(n, rng_), b = random_vector(n, rng_),
                               sub = random_vector(n, rng_);
         // The references: n·f·coset_forward(inverse(x)) and n·h·coset_inverse(x∘b) − sub.
-        std::vector<Fr> want_coset = x, want_product(n);
+        // Without b (null: ones), n·h·coset_inverse(x) − sub.
+        std::vector<Fr> want_coset = x, want_product(n), want_no_b = x;
         for (size_t i = 0; i < n; ++i) want_product[i] = x[i] * b[i];
         if (log_n > 0) {
           auto dom = NttDomain::create(log_n, conv);
@@ -317,10 +323,12 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
           ASSERT_TRUE(dom->inverse(want_coset).ok());
           ASSERT_TRUE(dom->coset_forward(want_coset).ok());
           ASSERT_TRUE(dom->coset_inverse(want_product).ok());
+          ASSERT_TRUE(dom->coset_inverse(want_no_b).ok());
         }
         for (size_t i = 0; i < n; ++i) {
           want_coset[i] = want_coset[i] * (n_fr * f);
           want_product[i] = want_product[i] * (n_fr * h) - sub[i];
+          want_no_b[i] = want_no_b[i] * (n_fr * h) - sub[i];
         }
         EXPECT_EQ(first_mismatch(
                       on_device(x, log_n, N, N, [&](Fr* d) { return plan->to_coset(stream(), d, *coset); }),
@@ -377,6 +385,10 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
           });
           EXPECT_EQ(first_mismatch(got, want_product), -1)
               << "coset_inverse_of_product " << name(in) << "->" << name(out);
+          const auto no_b = on_device(x, log_n, in, out, [&](Fr* d) {
+            return plan->coset_inverse_of_product(stream(), d, nullptr, ds->data(), *coset, in, out);
+          });
+          EXPECT_EQ(first_mismatch(no_b, want_no_b), -1) << "coset_inverse_of_product, no b";
           if (log_n == 0) continue;
           // Without sub, the same less nothing.
           std::vector<Fr> want_nosub = want_product;
@@ -390,7 +402,7 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
       }
     }
   }
-  // A reversal would put b or sub in the wrong order: refused, as is a missing b.
+  // A reversal would put b or sub in the wrong order: refused.
   auto plan = NttPlan::create(stream(), 8, RootConvention::bellman);
   ASSERT_TRUE(plan.ok());
   auto coset = plan->coset_powers(stream(), 8);
@@ -399,7 +411,6 @@ TEST_F(Gpu, FusedCosetTransformsMatchTheirChains) {
   ASSERT_TRUE(d.ok());
   EXPECT_FALSE(plan->coset_inverse_of_product(stream(), d->data(), d->data(), nullptr, *coset, N, N).ok());
   EXPECT_FALSE(plan->coset_inverse_of_product(stream(), d->data(), d->data(), nullptr, *coset, R, R).ok());
-  EXPECT_FALSE(plan->coset_inverse_of_product(stream(), d->data(), nullptr, nullptr, *coset, N, R).ok());
 }
 
 TEST_F(Gpu, PointwiseKernelsMatchCpu) {
@@ -486,6 +497,9 @@ TEST_F(Gpu, NttRejectsBadArguments) {
   auto plan = NttPlan::create(stream(), 10, RootConvention::bellman);
   ASSERT_TRUE(plan.ok()) << plan.message();
   EXPECT_EQ(plan->device_bytes(), size_t(512) * sizeof(Fr));
+  // Above 2^20 the default tuning splits the table: 2^19 entries and 2^(N−20) beside them.
+  EXPECT_EQ(NttPlan::device_bytes_for(27), ((size_t(1) << 19) + (size_t(1) << 7)) * sizeof(Fr));
+  EXPECT_EQ(NttPlan::device_bytes_for(27, NttTuning{10, 2, 128, 26}), (size_t(1) << 26) * sizeof(Fr));
   auto buf = DeviceBuffer<Fr>::alloc(0, 2048);
   ASSERT_TRUE(buf.ok());
   EXPECT_FALSE(plan->forward(stream(), buf->data(), 11).ok());

@@ -503,11 +503,65 @@ TEST_F(CudaProver, AnUnsatisfiedWitnessIsNamedAndTheDeviceProvesAfter) {
     if (budget == 0) expect_same_proof(k.pk, k.pvk, *as, **gpu, rng_());  // the device proves after
   }
   for (const auto& p : plans) std::printf("  row check under the H plan: %s\n", p.c_str());
-  EXPECT_EQ(plans.size(), 3u);
+  EXPECT_EQ(plans.size(), 4u);  // checked beside, resident, pair and one vector (on the host)
 }
 
-// c left to the prover (r1cs::Assignment::c_from_ab) under every H plan: all three vectors on the
-// device, where c is formed from a and b, and one vector, where the host forms it. H is the CPU's
+// H straight from the backend, in both modes (bellman's division by Z on the coset, snarkjs's odd
+// coset), with c given and c standing for a∘b, from random vectors (not a satisfied witness), under
+// budgets that reach every plan: the CPU's H, element for element.
+TEST_F(CudaProver, EveryHPlanGivesTheCpusHInBothModes) {
+  CUZK_REQUIRE_GPU();
+  SCOPED_TRACE(seed_);
+  constexpr unsigned log_n = 14;
+  const size_t n = size_t(1) << log_n;
+  const auto random = [&] {
+    std::vector<Fr> v(n);
+    for (auto& x : v) x = gputest::random_field<Fr>(rng_);
+    return v;
+  };
+  for (const auto& [mode, conv] : {std::pair{HMode::divide_by_z_on_coset, RootConvention::bellman},
+                                   std::pair{HMode::odd_coset, RootConvention::snarkjs}}) {
+    for (const bool c_from_ab : {false, true}) {
+      SCOPED_TRACE(std::string(conv == RootConvention::bellman ? "bellman" : "snarkjs") +
+                   (c_from_ab ? ", c = a∘b" : ", c given"));
+      const std::vector<Fr> a = random(), b = random(), c = c_from_ab ? std::vector<Fr>{} : random();
+      const auto request = [&](std::vector<Fr>& va, std::vector<Fr>& vb, std::vector<Fr>& vc) {
+        HRequest rq;
+        rq.a = va;
+        rq.b = vb;
+        rq.c = vc;
+        rq.c_from_ab = c_from_ab;
+        rq.log_n = log_n;
+        rq.convention = conv;
+        rq.mode = mode;
+        return rq;
+      };
+      std::vector<Fr> wa = a, wb = b, wc = c;
+      cpu::CpuBackend host;
+      ASSERT_TRUE(host.compute_h(request(wa, wb, wc)).ok());
+      std::set<std::string> plans;
+      for (size_t budget : budgets_down_to_a_few_mib()) {
+        SCOPED_TRACE(budget);
+        auto gpu = backend(budget);
+        ASSERT_TRUE(gpu.ok()) << gpu.message();
+        std::vector<Fr> ga = a, gb = b, gc = c;
+        const Status h = (*gpu)->compute_h(request(ga, gb, gc));
+        if (!h.ok() && h.message().find("budget") != std::string::npos) continue;  // too small for any plan
+        ASSERT_TRUE(h.ok()) << h.message();
+        EXPECT_EQ(ga, wa);
+        add_h_plans(**gpu, plans);
+      }
+      for (const auto& p : plans) std::printf("  H under the plan: %s\n", p.c_str());
+      EXPECT_TRUE(plans.count("a, b, c resident"));
+      EXPECT_TRUE(plans.count("a, b resident, c's transform through the host"));
+      EXPECT_TRUE(plans.count("one vector"));
+    }
+  }
+}
+
+// c left to the prover (r1cs::Assignment::c_from_ab) under every H plan: three vectors or two on
+// the device, where c is formed from a and b by the first transform's tap, and one vector, where
+// the host forms it. H is the CPU's
 // from the assignment with c under budgets from the whole device down to a few MiB, and so is the
 // proof, bit for bit. (SameProofAsCpuFromASnarkjsZkey covers the other H mode.)
 TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
@@ -536,6 +590,7 @@ TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
   }
   for (const auto& p : plans) std::printf("  c formed under the H plan: %s\n", p.c_str());
   EXPECT_TRUE(plans.count("a, b, c resident"));
+  EXPECT_TRUE(plans.count("a, b resident, c's transform through the host"));
   EXPECT_TRUE(plans.count("one vector"));
 
   auto gpu = backend();
@@ -545,8 +600,9 @@ TEST_F(CudaProver, CLeftToTheProverGivesTheSameProofUnderEveryHPlan) {
 
 // A witness-only assignment attached to its compiled circuit (with C and without): the device
 // forms a, b, c from the witness (matrices resident, or streamed under tight budgets; into the
-// stage's vectors, or a side at a time through one vector to the host; or on the host where not
-// even that fits) and the proof is the CPU's from full synthesis, bit for bit;
+// stage's vectors, a into the pair plan's first vector and the others through it to the host, or
+// a side at a time through one vector to the host; or on the host where not even that fits) and
+// the proof is the CPU's from full synthesis, bit for bit;
 // h is the same under every plan.
 TEST_F(CudaProver, CompiledRowsGiveTheSameProofUnderEveryPlan) {
   CUZK_REQUIRE_GPU();
@@ -586,6 +642,9 @@ TEST_F(CudaProver, CompiledRowsGiveTheSameProofUnderEveryPlan) {
       // Budgets with room for one vector beside the witness take the device's product a side at a
       // time to the host (then the lean plan), not the host's product.
       EXPECT_TRUE(plans.count(" each side through one vector to the host"));
+      // Room for two vectors, and the witness beside one, keeps a on the device (the pair plan).
+      EXPECT_TRUE(plans.count(keep_c ? " a formed in the first vector, b, c through it to the host"
+                                     : " a formed in the first vector, b through it to the host"));
       auto gpu = backend();
       ASSERT_TRUE(gpu.ok()) << gpu.message();
       for (int round = 0; round < 2; ++round)  // the second proof finds the matrices resident

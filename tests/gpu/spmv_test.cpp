@@ -361,9 +361,25 @@ TEST(GpuSpmv, WorkerStepEvaluatesTheHostWitness) {
       EXPECT_EQ(total, 0u) << (resident ? "to the host, resident" : "to the host, streamed") << ", side "
                            << "abc"[side] << ": first at row " << (bad.empty() ? 0 : bad[0]);
     }
+    // No host array for a: b and c to the host, a left in the vector (the H stage's pair plan).
+    {
+      Outputs kept = Outputs::make(n, false, (*dev)->stream());
+      std::vector<Fr> b2(n), c2(n);
+      CUZK_ASSERT_OK(evaluate_witness_to_host(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan,
+                                              kept.span(0), {}, b2, c2));
+      std::vector<Fr> a2(n);
+      CUZK_ASSERT_OK(kept.v[0].download(a2.data(), n, (*dev)->stream()));
+      CUZK_ASSERT_OK((*dev)->stream().synchronize());
+      EXPECT_EQ(a2, a) << "a left in the vector";
+      EXPECT_EQ(b2, b);
+      EXPECT_EQ(c2, c);
+    }
     // Host arrays of another length.
     EXPECT_FALSE(evaluate_witness_to_host(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan,
                                           one.span(0), a, std::span(b).first(n - 1), c)
+                     .ok());
+    EXPECT_FALSE(evaluate_witness_to_host(**dev, {resident ? &*dc : nullptr, m, inputs, aux}, *plan,
+                                          one.span(0), std::span(a).first(n - 1), b, c)
                      .ok());
   }
   // A witness of another circuit's shape.

@@ -3,13 +3,16 @@
 // Shape: a transform of 2^log_n is a few passes over the buffer (ntt/passes.hpp plans them); each
 // pass runs up to pass_log radix-2 stages on a block of 2^pass_log elements in shared memory.
 //
-// Twiddles. A stage with half-size h = 2^s multiplies by ω_{2h}^(i mod h) = ω_N^((i mod h)·N/2h),
-// read from one table of ω_N^j, j < N/2, for the plan's largest size N. Direct radix-2 with a
-// full table costs the fewest field multiplications (n/2·log n minus the trivial twiddles, which
-// are skipped), and the transform is bound by multiplications, not by bytes: 2^27 needs about
-// 1.8e9 of them (≈ 35 ms at the 51e9 Fr mul/s measured on an H200) against ≈ 7 ms of memory
-// traffic for four passes. The inverse reads the same table: ω^-e = −ω^(N/2 − e) for
-// 0 < e < N/2, and the minus sign is absorbed by swapping the operands of a subtraction.
+// Twiddles. A stage with half-size h = 2^s multiplies by ω_{2h}^(i mod h) = ω_N^((i mod h)·N/2h)
+// for the plan's largest size N, an exponent e < N/2 that is a multiple of N/2h. Direct radix-2
+// costs the fewest field multiplications (n/2·log n minus the trivial twiddles, which are
+// skipped). The twiddles live in two tables (NttTuning::twiddle_log): ω_N^(i·2^d) and ω_N^e for
+// e < 2^d. Every stage whose exponents are multiples of 2^d (all but the top d of a 2^N
+// transform) reads the first alone; the top d stages multiply an entry of each, one more Fr
+// multiplication a butterfly there, where the one table of every twiddle would be N/2 entries
+// (2 GiB at 2^27, read at random by the top pass). The inverse reads the same tables:
+// ω^-e = −ω^(N/2 − e) for 0 < e < N/2, and the minus sign is absorbed by swapping the operands of
+// a subtraction.
 //
 // Scaling (coset powers, n^-1) is fused into the first pass's loads (forward coset) or the last
 // pass's stores (inverse), so it costs multiplications but no extra pass over memory.
@@ -53,13 +56,15 @@ struct ScaleArgs {
 
 struct PassArgs {
   Fr* data;
-  const Fr* tw;     // ω_N^j, j < N/2
+  const Fr* tw;     // ω_N^(i·2^tw_d), i < 2^(tw_log − tw_d)
+  const Fr* tw_lo;  // ω_N^e, e < 2^tw_d (tw_d > 0)
   unsigned tw_log;  // log2(N/2)
-  unsigned log_n;   // size of this transform
-  unsigned s_lo;    // lowest index bit transformed by this pass
-  unsigned k;       // stages in this pass
-  unsigned c;       // consecutive low bits per block
-  unsigned g;       // index bits above the pass's stages held by one block (independent groups)
+  unsigned tw_d;
+  unsigned log_n;  // size of this transform
+  unsigned s_lo;   // lowest index bit transformed by this pass
+  unsigned k;      // stages in this pass
+  unsigned c;      // consecutive low bits per block
+  unsigned g;      // index bits above the pass's stages held by one block (independent groups)
   ScaleArgs pre, post;
   ScaleArgs mid;  // ntt_roundtrip_kernel only: between its inverse and its forward stages
   NttTap tap;     // the input as read, before `pre` (NttPlan::to_coset's first pass)
@@ -87,7 +92,9 @@ __device__ __forceinline__ void butterfly(const PassArgs& p, Fr& x, Fr& y, uint3
     x = sum;
     return;
   }
-  const Fr w = load_fr_ro(p.tw + (INV ? (1u << p.tw_log) - e : e));
+  const uint32_t t = INV ? (1u << p.tw_log) - e : e;  // a multiple of 2^(tw_log − s), as e is
+  Fr w = load_fr_ro(p.tw + (t >> p.tw_d));
+  if (p.tw_log - s < p.tw_d) w = w * load_fr_ro(p.tw_lo + (t & ((1u << p.tw_d) - 1)));
   if constexpr (!DIT) {
     const Fr sum = x + y;
     y = INV ? (y - x) * w : (x - y) * w;  // ω^-e = −w for the inverse
@@ -302,10 +309,16 @@ Result<DeviceBuffer<Fr>> powers_vector(const Stream& s, uint32_t n, const Fr& c,
 
 enum class PassKind { dif_forward, dif_inverse, dit_forward, dit_inverse, roundtrip };
 
-PassArgs pass_args(const Fr* tw, unsigned tw_log, Fr* data, unsigned log_n, const NttPass& ps,
-                   const ScaleArgs& pre, const ScaleArgs& post, const ScaleArgs& mid,
-                   const NttTap& tap = {}) {
-  return PassArgs{data, tw, tw_log, log_n, ps.s_lo, ps.k, ps.c, ps.g, pre, post, mid, tap};
+// The plan's twiddle tables as the kernels read them.
+struct TwiddleArgs {
+  const Fr* tw;
+  const Fr* lo;
+  unsigned log, d;
+};
+
+PassArgs pass_args(const TwiddleArgs& tw, Fr* data, unsigned log_n, const NttPass& ps, const ScaleArgs& pre,
+                   const ScaleArgs& post, const ScaleArgs& mid, const NttTap& tap = {}) {
+  return PassArgs{data, tw.tw, tw.lo, tw.log, tw.d, log_n, ps.s_lo, ps.k, ps.c, ps.g, pre, post, mid, tap};
 }
 
 // One pass over data[0, 2^a.log_n) as `kind`, with a.s_lo, a.k, a.c, a.g the pass's.
@@ -347,8 +360,10 @@ Status pointwise_one(const Stream& s, Fr* data, const Fr& factor, const Fr* mul,
 }  // namespace
 
 // ------------------------------------------------------------------ plan
-size_t NttPlan::device_bytes_for(unsigned max_log_size) {
-  return max_log_size == 0 ? sizeof(Fr) : (size_t(1) << (max_log_size - 1)) * sizeof(Fr);
+size_t NttPlan::device_bytes_for(unsigned max_log_size, const NttTuning& tuning) {
+  if (max_log_size == 0) return sizeof(Fr);
+  const unsigned d = ntt_twiddle_split(max_log_size, tuning.twiddle_log);
+  return ((size_t(1) << (max_log_size - 1 - d)) + (d ? size_t(1) << d : 0)) * sizeof(Fr);
 }
 
 Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConvention convention,
@@ -381,10 +396,16 @@ Result<NttPlan> NttPlan::create(const Stream& s, unsigned max_log_size, RootConv
   plan.convention_ = convention;
   plan.tuning_ = tuning;
   plan.omega_max_ = domain_root(convention, max_log_size);
-  const size_t count = device_bytes_for(max_log_size) / sizeof(Fr);
-  auto tw = powers_vector(s, uint32_t(count), Fr::one(), plan.omega_max_, cache);
+  const unsigned top = max_log_size ? max_log_size - 1 : 0;
+  const unsigned d = ntt_twiddle_split(max_log_size, tuning.twiddle_log);
+  auto tw = powers_vector(s, uint32_t(1) << (top - d), Fr::one(), square_n_times(plan.omega_max_, d), cache);
   if (!tw) return tw.error();
   plan.twiddles_ = std::move(*tw);
+  if (d) {
+    auto lo = powers_vector(s, uint32_t(1) << d, Fr::one(), plan.omega_max_, cache);
+    if (!lo) return lo.error();
+    plan.twiddles_lo_ = std::move(*lo);
+  }
   return Result<NttPlan>(std::move(plan));
 }
 
@@ -464,14 +485,15 @@ Status NttPlan::transform(const Stream& s, Fr* data, unsigned log_n, bool invers
   }
   std::vector<NttPass> passes = plan_ntt_passes(log_n, tuning_);
   if (dit) std::reverse(passes.begin(), passes.end());
+  const TwiddleArgs tw{twiddles_.data(), twiddles_lo_.data(), max_log_size_ - 1,
+                       ntt_twiddle_split(max_log_size_, tuning_.twiddle_log)};
   const PassKind kind = dit ? (inverse ? PassKind::dit_inverse : PassKind::dit_forward)
                             : (inverse ? PassKind::dif_inverse : PassKind::dif_forward);
   for (size_t i = 0; i < passes.size(); ++i)
-    CUZK_TRY_STATUS(
-        launch_pass(s,
-                    pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, passes[i],
-                              i == 0 ? pre : ScaleArgs{}, i + 1 == passes.size() ? post : ScaleArgs{}, {}),
-                    kind, tuning_.threads));
+    CUZK_TRY_STATUS(launch_pass(s,
+                                pass_args(tw, data, log_n, passes[i], i == 0 ? pre : ScaleArgs{},
+                                          i + 1 == passes.size() ? post : ScaleArgs{}, {}),
+                                kind, tuning_.threads));
   if (rev_after) CUZK_TRY_STATUS(bit_reverse(s, data, log_n));
   return Status::Ok();
 }
@@ -497,10 +519,11 @@ Status NttPlan::to_coset(const Stream& s, Fr* data, const NttCosetPowers& g, con
   // bit-reversed there, so the powers are read at the reversed index).
   const std::vector<NttPass> passes = plan_ntt_passes(log_n, tuning_);  // top first
   const size_t last = passes.size() - 1;
+  const TwiddleArgs tw{twiddles_.data(), twiddles_lo_.data(), max_log_size_ - 1,
+                       ntt_twiddle_split(max_log_size_, tuning_.twiddle_log)};
   const auto run = [&](const NttPass& ps, PassKind kind, const ScaleArgs& mid) {
     const NttTap first = &ps == &passes.front() && kind != PassKind::dit_forward ? tap : NttTap{};
-    return launch_pass(s, pass_args(twiddles_.data(), max_log_size_ - 1, data, log_n, ps, {}, {}, mid, first),
-                       kind, tuning_.threads);
+    return launch_pass(s, pass_args(tw, data, log_n, ps, {}, {}, mid, first), kind, tuning_.threads);
   };
   for (size_t i = 0; i < last; ++i) CUZK_TRY_STATUS(run(passes[i], PassKind::dif_inverse, {}));
   const ScaleArgs mid{kPowers, true, g.split, Fr::one(), g.lo.data(), g.hi.data()};
@@ -535,7 +558,6 @@ Status NttPlan::coset_inverse(const Stream& s, Fr* data, const NttCosetPowers& g
 Status NttPlan::coset_inverse_of_product(const Stream& s, Fr* data, const Fr* b, const Fr* sub,
                                          const NttCosetPowers& g, NttOrder in, NttOrder out) const {
   if (g.lo.device() != device()) return make_error("NTT: coset powers of another device");
-  if (b == nullptr) return make_error("NTT: coset_inverse_of_product needs b");
   // b is read in the first pass and sub in the last, at the data's own positions there: a bit
   // reversal before or after would put them in the other order.
   if (in == out)

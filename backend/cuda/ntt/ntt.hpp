@@ -73,14 +73,17 @@ class NttPlan {
   static constexpr unsigned kMaxLogSize = 28;
 
   // Twiddles ω^j, j < 2^(max_log_size-1), of the convention's 2^max_log_size-th root, on the
-  // stream's device. The plan serves every size up to 2^max_log_size. Ordered on `s`; the plan
-  // is usable by work queued after this on `s` (other streams: synchronize `s` first).
-  // With a `cache`, the twiddles live in a block it lends (it must outlive the plan).
+  // stream's device, in at most 2^tuning.twiddle_log entries (NttTuning::twiddle_log: two tables
+  // whose product gives the top stages' twiddles where the one table would be larger). The plan
+  // serves every size up to 2^max_log_size. Ordered on `s`; the plan is usable by work queued
+  // after this on `s` (other streams: synchronize `s` first). With a `cache`, the tables live in
+  // blocks it lends (it must outlive the plan).
   static Result<NttPlan> create(const Stream& s, unsigned max_log_size, RootConvention convention,
                                 NttTuning tuning = {}, DeviceCache* cache = nullptr);
-  // Device memory a plan of this size holds (for memory planners): 2^(max_log_size-1) · 32 bytes.
-  static size_t device_bytes_for(unsigned max_log_size);
-  size_t device_bytes() const { return device_bytes_for(max_log_size_); }
+  // Device memory a plan of this size holds (for memory planners): 16 MiB at 2^27 with the default
+  // tuning (2 GiB with one table of every twiddle).
+  static size_t device_bytes_for(unsigned max_log_size, const NttTuning& tuning = {});
+  size_t device_bytes() const { return device_bytes_for(max_log_size_, tuning_); }
 
   int device() const { return twiddles_.device(); }
   unsigned max_log_size() const { return max_log_size_; }
@@ -126,8 +129,9 @@ class NttPlan {
   //                             (→ natural); the inverse's last pass and the forward's first,
   //                             over the same index bits, run as one kernel. With a tap, its
   //                             first pass also copies or multiplies the input into tap.out.
-  //   coset_inverse_of_product: data ← coset_inverse(data∘b) − sub, b in data's input order, sub
-  //                             (null: zeros) in its output order, which must differ (no reversal).
+  //   coset_inverse_of_product: data ← coset_inverse(data∘b) − sub, b (null: ones) in data's input
+  //                             order, sub (null: zeros) in its output order, which must differ
+  //                             (no reversal).
   Status to_coset(const Stream& s, Fr* data, const NttCosetPowers& g, const NttTap& tap = {}) const;
   Status coset_inverse_of_product(const Stream& s, Fr* data, const Fr* b, const Fr* sub,
                                   const NttCosetPowers& g, NttOrder in, NttOrder out) const;
@@ -147,8 +151,10 @@ class NttPlan {
   unsigned max_log_size_ = 0;
   RootConvention convention_ = RootConvention::bellman;
   NttTuning tuning_{};
-  Fr omega_max_{};             // ω of 2^max_log_size
-  DeviceBuffer<Fr> twiddles_;  // ω_max^j, j < 2^(max_log_size-1)
+  Fr omega_max_{};  // ω of 2^max_log_size
+  // With d = ntt_twiddle_split(max_log_size, tuning.twiddle_log): ω_max^(i·2^d), i < 2^(max_log_size-1-d),
+  // and (d > 0) ω_max^e, e < 2^d; ω_max^j = twiddles_[j >> d]·twiddles_lo_[j mod 2^d].
+  DeviceBuffer<Fr> twiddles_, twiddles_lo_;
 };
 
 // In-place bit-reversal permutation of data[0 .. 2^log_n).

@@ -6,10 +6,11 @@ namespace cuzk::cuda {
 
 Status check_ntt_tuning(const NttTuning& tuning) {
   if (tuning.pass_log < 2 || tuning.pass_log > 12 || tuning.coalesce_log + 2 > tuning.pass_log ||
-      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0)
+      tuning.threads < 32 || tuning.threads > 512 || (tuning.threads & (tuning.threads - 1)) != 0 ||
+      tuning.twiddle_log > 28)
     return make_error(
         "NttPlan: tuning out of range (pass_log 2..12, coalesce_log <= pass_log - 2, threads a "
-        "power of two in 32..512)");
+        "power of two in 32..512, twiddle_log <= 28)");
   return Status::Ok();
 }
 

@@ -28,11 +28,22 @@ struct NttTuning {
   unsigned coalesce_log = 2;
   // Threads per block (at most; fewer when a pass has fewer butterflies per stage).
   unsigned threads = 128;
+  // The twiddle table holds at most 2^twiddle_log entries: a plan of 2^N holds ω_N^(i·2^d),
+  // i < 2^(N−1−d), with d = N−1−twiddle_log where that is positive, and ω_N^e, e < 2^d, beside it;
+  // a stage whose exponents are not multiples of 2^d (the top d stages of a 2^N transform)
+  // multiplies the two entries. 2^19 entries are 16 MiB where the full table of 2^27 is 2 GiB.
+  unsigned twiddle_log = 19;
 };
 
 // The ranges the kernels take: pass_log 2..12, coalesce_log <= pass_log − 2, threads a power of
-// two in 32..512.
+// two in 32..512, twiddle_log at most 28.
 Status check_ntt_tuning(const NttTuning& tuning);
+
+// d of a plan of 2^max_log's twiddle tables (NttTuning::twiddle_log): 0 where one table holds
+// every twiddle.
+constexpr unsigned ntt_twiddle_split(unsigned max_log, unsigned twiddle_log) {
+  return max_log > twiddle_log + 1 ? max_log - 1 - twiddle_log : 0;
+}
 
 // Shared memory of one block of a pass of 2^pass_log elements of Fr.
 constexpr size_t ntt_shared_bytes(unsigned pass_log) { return (size_t(1) << pass_log) * 32; }

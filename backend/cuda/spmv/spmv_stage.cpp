@@ -66,18 +66,21 @@ Status evaluate_witness_to_host(WorkerDevice& dev, const CompiledWitness& w, con
                                 DeviceSpan<Fr> vec, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
                                 const SpmvConfig& config) {
   CUZK_TRY_STATUS(check_witness(w, plan));
-  if (a.size() != vec.size() || b.size() != vec.size() || (!c.empty() && c.size() != vec.size()))
-    return make_error("spmv: the host's a, b (and c) must each hold the device vector's " +
+  if ((!a.empty() && a.size() != vec.size()) || b.size() != vec.size() ||
+      (!c.empty() && c.size() != vec.size()))
+    return make_error("spmv: the host's a (or none), b (and c) must each hold the device vector's " +
                       std::to_string(vec.size()) + " values");
   auto witness = device_witness(dev, w);
   if (!witness) return witness.error();
+  // b and c first, so that an a without a host array is the last side formed in vec.
   const std::span<Fr> host[3] = {a, b, c};
-  for (size_t side = 0; side < 3; ++side) {
-    if (host[side].empty()) continue;
+  for (const size_t side : {1, 2, 0}) {
+    if (side == 2 && c.empty()) continue;
     DeviceSpan<Fr> outs[3];
     outs[side] = vec;
     CUZK_TRY_STATUS(evaluate_sides(dev, w, plan, witness->data(), outs[0], outs[1], outs[2], config));
-    CUZK_TRY_STATUS(dev.to_host(host[side].data(), vec.data(), host[side].size_bytes()));
+    if (!host[side].empty())
+      CUZK_TRY_STATUS(dev.to_host(host[side].data(), vec.data(), host[side].size_bytes()));
   }
   return Status::Ok();
 }

@@ -33,7 +33,8 @@ Status evaluate_witness(WorkerDevice& dev, const CompiledWitness& w, const SpmvP
 
 // The same product for a stage with room for one vector beside the witness: each side of a, b
 // (and c, when given: the circuit has C) formed in turn in `vec` on dev.stream() and copied to its
-// host array (each of vec's length). Returns once the host arrays hold the sides.
+// host array (each of vec's length). Returns once the host arrays hold the sides. An empty `a`
+// leaves a in `vec` (formed last, in stream order): the H stage's pair plan keeps it there.
 Status evaluate_witness_to_host(WorkerDevice& dev, const CompiledWitness& w, const SpmvPlan& plan,
                                 DeviceSpan<Fr> vec, std::span<Fr> a, std::span<Fr> b,
                                 std::span<Fr> c_or_empty, const SpmvConfig& config = {});
