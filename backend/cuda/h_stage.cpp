@@ -104,31 +104,45 @@ struct HStage::Run {
   DeviceBuffer<Fr>* kept_buffer() { return plan.keep ? &owned.front() : nullptr; }
 };
 
-size_t HStage::fixed_bytes(unsigned log_n) {
-  return NttPlan::device_bytes_for(log_n) + 4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
+namespace {
+NttTuning h_ntt_tuning(bool compact_twiddles) {
+  NttTuning t;
+  if (compact_twiddles) t.twiddle_log = HStage::kCompactTwiddleLog;
+  return t;
+}
+}  // namespace
+
+size_t HStage::fixed_bytes(unsigned log_n, bool compact_twiddles) {
+  return NttPlan::device_bytes_for(log_n, h_ntt_tuning(compact_twiddles)) +
+         4 * (size_t(2) << ((log_n + 1) / 2)) * sizeof(Fr);
 }
 
 size_t HStage::rows_resident_bytes(unsigned log_n, size_t wires) {
-  return (3 * (size_t(1) << log_n) + wires) * sizeof(Fr) + fixed_bytes(log_n);
+  return (3 * (size_t(1) << log_n) + wires) * sizeof(Fr) + fixed_bytes(log_n, true);
 }
 
 Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) const {
   const size_t n = size_t(1) << log_n;
   const size_t vec = n * sizeof(Fr);
-  const size_t fixed = fixed_bytes(log_n);
   const size_t avail = dev_.available();
   const size_t in_work_area = msms_.work_area() ? msms_.work_area()->bytes() / vec : 0;
   const std::string name = "h 2^" + std::to_string(log_n);
+  // The full twiddle table first, then the compact one (the kind's vectors matter more).
   const auto plan = [&](Plan::Kind kind, size_t vectors, const std::string& choice,
                         size_t chunk = 0) -> std::optional<Plan> {
     const size_t borrowed = std::min(vectors - (keep ? 1 : 0), in_work_area);
-    const size_t bytes = (vectors - borrowed) * vec + fixed + 2 * chunk * sizeof(Fr);
-    if (bytes > avail) return std::nullopt;
-    const std::string where = (borrowed ? "; " + std::to_string(borrowed) + " of " + std::to_string(vectors) +
-                                              " vectors in the MSM work area"
-                                        : "") +
-                              (keep ? "; h kept on the device" : "");
-    return Plan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}, keep};
+    for (const bool compact : {false, true}) {
+      const size_t bytes = (vectors - borrowed) * vec + fixed_bytes(log_n, compact) + 2 * chunk * sizeof(Fr);
+      if (bytes > avail) continue;
+      const std::string where =
+          (compact && fixed_bytes(log_n, true) < fixed_bytes(log_n) ? "; twiddles in two tables" : "") +
+          (borrowed ? "; " + std::to_string(borrowed) + " of " + std::to_string(vectors) +
+                          " vectors in the MSM work area"
+                    : "") +
+          (keep ? "; h kept on the device" : "");
+      return Plan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}, keep, compact};
+    }
+    return std::nullopt;
   };
   // A fourth vector keeps a·b for the row check, so each transform still starts as soon as its
   // vector has crossed instead of after all three have.
@@ -143,9 +157,9 @@ Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) co
                       chunk))
       return *p;
   return make_error("device " + std::to_string(dev_.device()) + ": the H stage of 2^" +
-                    std::to_string(log_n) + " needs at least " + mib(vec + fixed + 2 * 4096 * sizeof(Fr)) +
-                    " but the budget leaves " + mib(avail) + " (budget " + mib(dev_.budget) + ", resident " +
-                    mib(dev_.resident) + ")");
+                    std::to_string(log_n) + " needs at least " +
+                    mib(vec + fixed_bytes(log_n, true) + 2 * 4096 * sizeof(Fr)) + " but the budget leaves " +
+                    mib(avail) + " (budget " + mib(dev_.budget) + ", resident " + mib(dev_.resident) + ")");
 }
 
 bool HStage::evict_for_stage() { return msms_.evict_one_idle() || compiled_.evict_idle(); }
@@ -305,7 +319,7 @@ Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows*
   const unsigned log_n = rq.log_n;
   const size_t n = size_t(1) << log_n;
   const Stream& s = dev_.stream();
-  auto ntt = NttPlan::create(s, log_n, rq.convention, {}, &dev_.cache);
+  auto ntt = NttPlan::create(s, log_n, rq.convention, h_ntt_tuning(plan.compact_twiddles), &dev_.cache);
   if (!ntt) return ntt.error();
   // The inverse transforms skip their n^-1, a multiplication per element each (2^27 at a time):
   // before a coset forward it is folded into the forward coset table, and the coset inverse and

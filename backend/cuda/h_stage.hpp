@@ -41,17 +41,22 @@ class HStage {
 
   struct Plan {
     enum class Kind { checked, resident, pair, lean } kind;
-    size_t borrowed = 0;  // vectors placed in the MSM work area
-    size_t chunk = 0;     // lean: b and c stream through two buffers of this many elements
-    StagePlan stage;      // bytes: what the stage allocates beyond the resident memory
-    bool keep = false;    // h stays on the device in a, which is allocated (never borrowed)
+    size_t borrowed = 0;            // vectors placed in the MSM work area
+    size_t chunk = 0;               // lean: b and c stream through two buffers of this many elements
+    StagePlan stage;                // bytes: what the stage allocates beyond the resident memory
+    bool keep = false;              // h stays on the device in a, which is allocated (never borrowed)
+    bool compact_twiddles = false;  // the NTT's twiddles in two small tables (kCompactTwiddleLog)
   };
 
-  // Device bytes the stage holds beside its vectors at 2^log_n: the twiddle table and coset tables.
-  static size_t fixed_bytes(unsigned log_n);
-  // Device bytes of the stage from compiled rows with a, b and c resident (three vectors, the fixed
-  // tables and the witness of `wires` values); a budget below it takes the rows a side at a time
-  // through one vector to the host, then the lean plan.
+  // The NTT's twiddle_log where a plan fits only without the full table (16 MiB at 2^27 instead of
+  // 2 GiB, each transform about 8 ms slower): each kind of plan is tried with the full table, then
+  // with this, before the next kind.
+  static constexpr unsigned kCompactTwiddleLog = 19;
+  // Device bytes the stage holds beside its vectors at 2^log_n: the twiddle tables and coset tables.
+  static size_t fixed_bytes(unsigned log_n, bool compact_twiddles = false);
+  // The least device bytes of the stage from compiled rows with a, b and c resident (three vectors,
+  // the compact fixed tables and the witness of `wires` values); a budget below it forms b (and c)
+  // on the host's side of the bus (the pair or lean plans).
   static size_t rows_resident_bytes(unsigned log_n, size_t wires);
 
   // The plan for 2^log_n with the budget left now (checking rows or not; `keep`: h stays on the

@@ -31,8 +31,10 @@ struct NttTuning {
   // The twiddle table holds at most 2^twiddle_log entries: a plan of 2^N holds ω_N^(i·2^d),
   // i < 2^(N−1−d), with d = N−1−twiddle_log where that is positive, and ω_N^e, e < 2^d, beside it;
   // a stage whose exponents are not multiples of 2^d (the top d stages of a 2^N transform)
-  // multiplies the two entries. 2^19 entries are 16 MiB where the full table of 2^27 is 2 GiB.
-  unsigned twiddle_log = 19;
+  // multiplies the two entries. The default holds one table of every twiddle: at 2^27 a table of
+  // 2^19 entries is 16 MiB instead of 2 GiB but costs each transform 8 ms more (43.4 → 51.3 ms on
+  // an H200), so it is for budgets that need the room (the H stage's compact plans).
+  unsigned twiddle_log = 27;
 };
 
 // The ranges the kernels take: pass_log 2..12, coalesce_log <= pass_log − 2, threads a power of
