@@ -186,21 +186,16 @@ Status HStage::compute_from_rows(const HRequest& rq) {
   dev_.kept.drop();
   // The three vectors on the device (the lean plan has one: the rows then go through the host),
   // the matrices resident if they fit beside them and the witness, else streamed in chunks.
-  const size_t witness = (rows.inputs.size() + rows.aux.size()) * sizeof(Fr);
   std::optional<Plan> p;
   FromRows from;
   for (;;) {
     auto hp = plan(rq.log_n, false, rq.keep_on_device);
     if (!hp && rq.keep_on_device) hp = plan(rq.log_n, false);
     if (hp && hp->kind == Plan::Kind::resident) {
-      auto resident = compiled_.get(rows, hp->stage.bytes + witness);
-      if (!resident) return resident.error();
-      const size_t avail = dev_.available();
-      auto sp = avail > hp->stage.bytes
-                    ? plan_spmv(rows.matrices, *resident != nullptr, avail - hp->stage.bytes)
-                    : Result<SpmvPlan>(make_error("no room"));
-      if (sp) {
-        from = {*resident, *sp};
+      auto f = rows_beside(rows, hp->stage.bytes);
+      if (!f) return f.error();
+      if (*f) {
+        from = **f;
         p = *hp;
         break;
       }
@@ -232,10 +227,25 @@ Status HStage::compute_from_rows(const HRequest& rq) {
   return Status::Ok();
 }
 
+Status HStage::HostSides::allocate(size_t n, const CompiledRows& rows) {
+  CUZK_TRY_STATUS(b.allocate(n, "the sparse products' b"));
+  if (rows.matrices.has_c()) CUZK_TRY_STATUS(c.allocate(n, "the sparse products' c"));
+  return Status::Ok();
+}
+
+Result<std::optional<HStage::FromRows>> HStage::rows_beside(const CompiledRows& rows, size_t beside) {
+  auto resident = compiled_.get(rows, beside + rows.matrices.num_wires() * sizeof(Fr));
+  if (!resident) return resident.error();
+  const size_t avail = dev_.available();
+  if (avail <= beside) return std::optional<FromRows>();
+  auto sp = plan_spmv(rows.matrices, *resident != nullptr, avail - beside);
+  if (!sp) return std::optional<FromRows>();
+  return std::optional<FromRows>(FromRows{*resident, *sp, &rows});
+}
+
 Result<bool> HStage::rows_to_pair(const HRequest& rq) {
   const CompiledRows& rows = *rq.rows;
-  const size_t vec = (size_t(1) << rq.log_n) * sizeof(Fr);
-  const size_t witness = rows.matrices.num_wires() * sizeof(Fr);
+  const size_t n = size_t(1) << rq.log_n, vec = n * sizeof(Fr);
   for (;;) {
     auto hp = plan(rq.log_n, false, rq.keep_on_device);
     if (!hp && rq.keep_on_device) hp = plan(rq.log_n, false);
@@ -244,24 +254,19 @@ Result<bool> HStage::rows_to_pair(const HRequest& rq) {
     // streaming chunks) have its room and the room left beside the plan.
     const bool second_own = hp->borrowed < (hp->keep ? 1u : 2u);
     const size_t beside = hp->stage.bytes - (second_own ? vec : 0);
-    auto resident = compiled_.get(rows, beside + witness);
-    if (!resident) return resident.error();
-    const size_t avail = dev_.available();
-    auto sp = avail > beside ? plan_spmv(rows.matrices, *resident != nullptr, avail - beside)
-                             : Result<SpmvPlan>(make_error("no room"));
-    if (!sp) {
+    auto f = rows_beside(rows, beside);
+    if (!f) return f.error();
+    if (!*f) {
       if (evict_for_stage()) continue;
       return false;
     }
+    const FromRows& from = **f;
     HostSides sides;
-    const size_t n = size_t(1) << rq.log_n;
-    CUZK_TRY_STATUS(sides.b.allocate(n, "the sparse products' b"));
-    if (rows.matrices.has_c()) CUZK_TRY_STATUS(sides.c.allocate(n, "the sparse products' c"));
+    CUZK_TRY_STATUS(sides.allocate(n, rows));
     Plan p = *hp;
-    p.stage.bytes = std::max(p.stage.bytes, beside + sp->stage_bytes);
-    p.stage.choice += "; " + sp->choice + "; a formed in the first vector, b" +
+    p.stage.bytes = std::max(p.stage.bytes, beside + from.spmv.stage_bytes);
+    p.stage.choice += "; " + from.spmv.choice + "; a formed in the first vector, b" +
                       (rows.matrices.has_c() ? ", c" : "") + " through it to the host";
-    const FromRows from{*resident, *sp, &rows};
     dev_.record(p.stage);
     const auto t0 = std::chrono::steady_clock::now();
     CUZK_TRY_STATUS(
@@ -274,26 +279,22 @@ Result<bool> HStage::rows_to_pair(const HRequest& rq) {
 Result<bool> HStage::rows_through_host(const HRequest& rq, HostSides& sides) {
   const CompiledRows& rows = *rq.rows;
   const size_t n = size_t(1) << rq.log_n, vec = n * sizeof(Fr);
-  const size_t witness = rows.matrices.num_wires() * sizeof(Fr);
   for (;;) {
     // The vector goes into the idle MSM work area when it is large enough (as the stage's would).
     MsmWorkspace* const work = msms_.work_area();
     const size_t own = work && work->bytes() >= vec ? 0 : vec;
-    auto resident = compiled_.get(rows, own + witness);
-    if (!resident) return resident.error();
-    const size_t avail = dev_.available();
-    auto sp = avail > own ? plan_spmv(rows.matrices, *resident != nullptr, avail - own)
-                          : Result<SpmvPlan>(make_error("no room"));
-    if (!sp) {
+    auto f = rows_beside(rows, own);
+    if (!f) return f.error();
+    if (!*f) {
       if (evict_for_stage()) continue;
       return false;
     }
-    CUZK_TRY_STATUS(sides.b.allocate(n, "the sparse products' b"));
-    if (rows.matrices.has_c()) CUZK_TRY_STATUS(sides.c.allocate(n, "the sparse products' c"));
+    const FromRows& from = **f;
+    CUZK_TRY_STATUS(sides.allocate(n, rows));
     dev_.record(StagePlan{"h 2^" + std::to_string(rq.log_n) + " rows",
-                          sp->choice + (own ? "" : "; the vector in the MSM work area") +
+                          from.spmv.choice + (own ? "" : "; the vector in the MSM work area") +
                               "; each side through one vector to the host",
-                          own + sp->stage_bytes});
+                          own + from.spmv.stage_bytes});
     const auto t0 = std::chrono::steady_clock::now();
     std::optional<DeviceBuffer<Fr>> owned;
     Fr* v = nullptr;
@@ -306,9 +307,9 @@ Result<bool> HStage::rows_through_host(const HRequest& rq, HostSides& sides) {
       work->touch();  // the sorted digits an MSM left there are overwritten
       v = reinterpret_cast<Fr*>(work->data());
     }
-    CUZK_TRY_STATUS(evaluate_witness_to_host(dev_, {*resident, rows.matrices, rows.inputs, rows.aux}, *sp,
-                                             DeviceSpan<Fr>(dev_.device(), v, n), rq.a, sides.b.span(),
-                                             sides.c.span()));
+    CUZK_TRY_STATUS(evaluate_witness_to_host(dev_, {from.resident, rows.matrices, rows.inputs, rows.aux},
+                                             from.spmv, DeviceSpan<Fr>(dev_.device(), v, n), rq.a,
+                                             sides.b.span(), sides.c.span()));
     dev_.finish(t0);
     return true;
   }

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "backend/compute.hpp"
 #include "backend/cpu/scratch_values.hpp"
@@ -75,7 +76,11 @@ class HStage {
   // The host arrays rows_through_host and rows_to_pair fill beside the caller's a.
   struct HostSides {
     cpu::ScratchValues b, c;  // c only when the rows have C
+    Status allocate(size_t n, const CompiledRows& rows);
   };
+  // The matrices' device copy (when it fits) and the sparse product's plan in the room the budget
+  // leaves beside `beside` bytes of the stage; nothing where the product does not fit there.
+  Result<std::optional<FromRows>> rows_beside(const CompiledRows& rows, size_t beside);
   // compute_from_rows where the pair plan fits and, beside its first vector, the witness: the
   // product's b (and c) go to host memory, a stays in that vector, and the pair plan runs on.
   // False when they do not fit, once everything idle has given way.
