@@ -85,5 +85,24 @@ TEST(RowCheck, CValuesAreTheCallersOrFormedFromAAndB) {
   EXPECT_TRUE(scratch.span().empty());
 }
 
+// Scratch values of every size hold what is written to them: none, a few, and more than a huge
+// page (those aligned to 2 MiB, so the kernel may back them with huge pages).
+TEST(RowCheck, ScratchValuesHoldWhatIsWritten) {
+  ScratchValues v;
+  ASSERT_TRUE(v.allocate(0, "none").ok());
+  EXPECT_EQ(v.size(), 0u);
+  for (const size_t n : {size_t(3), (size_t(1) << 16) - 1, (size_t(1) << 17) + 1}) {
+    SCOPED_TRACE(n);
+    ASSERT_TRUE(v.allocate(n, "values").ok());
+    ASSERT_EQ(v.size(), n);
+    const std::span<Fr> s = v.span();
+    for (size_t i = 0; i < n; ++i) s[i] = Fr::from_u64(i * 7 + 1);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(s[i], Fr::from_u64(i * 7 + 1)) << i;
+    if (n * sizeof(Fr) >= (size_t(2) << 20)) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(s.data()) % (size_t(2) << 20), 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::cpu
