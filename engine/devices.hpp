@@ -90,8 +90,9 @@ struct DeviceSet {
   // for it (partition_host_bytes).
   bool h_on_device = false;
   // Whether a witness partition of this domain and wire count may meet a device worker whose H
-  // stage cannot hold a, b and c beside the witness: it then forms b and c in host memory (its
-  // lean plan), which the partition's host reservation counts (partition_extras). Empty: never.
+  // stage cannot hold a, b and c beside the witness: it then keeps two domain vectors in host
+  // memory (its pair or lean plan), which the partition's host reservation counts
+  // (partition_extras). Empty: never.
   std::function<bool(uint64_t domain_size, uint64_t wires)> lean_h_stage;
   // The workers' backends compute deferred witnesses on their devices (ComputeBackend::fill_witness;
   // the CUDA backend does): synthesis may hand them a FallbackPoSt witness as its program.

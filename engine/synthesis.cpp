@@ -196,7 +196,7 @@ uint64_t partition_host_bytes(const ParamSet& params, const PartitionExtras& ext
   const uint64_t fr = 32;
   const uint64_t wires = k.num_inputs + k.num_aux;
   // A witness holds `a` alone; on the host, the sparse product adds b and c beside the scratch; a
-  // lean device H stage, b and c (or a∘b).
+  // device H stage without room for a, b and c, two more (its pair or lean plan).
   const uint64_t domain_vectors =
       extras.witness_only ? 1 + 3 * extras.h_scratch + 2 * (!extras.h_scratch && extras.lean_device_h)
                           : 3 + extras.h_scratch;

@@ -64,8 +64,8 @@ struct PartitionExtras {
   // A witness against a compiled circuit: one domain vector (`a`, for h) instead of a, b and c; the
   // host's sparse product (without a device that forms them) holds b and c in its scratch.
   bool witness_only = false;
-  // A witness whose device H stage cannot hold a, b and c: its lean plan keeps b and c (or a∘b) as
-  // two domain vectors in host memory.
+  // A witness whose device H stage cannot hold a, b and c: its pair or lean plan keeps two domain
+  // vectors in host memory (b and c, or b and c's transform).
   bool lean_device_h = false;
 };
 // The extras of this input on these devices: a synthetic or already-synthesized partition with a
