@@ -50,7 +50,7 @@ struct RowVerdict {
 struct HStage::FromRows {
   const DeviceCompiledCircuit* resident = nullptr;  // nullptr: the matrices stream from the host
   SpmvPlan spmv;
-  const CompiledRows* rows = nullptr;  // pair_rows: the witness and matrices (the request's are formed)
+  const CompiledRows* rows = nullptr;  // the witness and matrices (a pair's request holds the formed sides)
 };
 
 // One call's transforms and vectors. Every buffer is taken before anything is queued (a new
@@ -60,8 +60,9 @@ struct HStage::FromRows {
 struct HStage::Run {
   const HRequest& rq;
   const Plan& plan;
-  const FromRows* rows;       // set: a, b (and c) come from compiled rows
-  const FromRows* pair_rows;  // set: a from compiled rows into the pair's first vector, b (and c) to rq's
+  // Set: the sparse product forms a, b (and c) into the resident plan's vectors, or a into the pair
+  // plan's first vector and b (and c) into rq's host arrays.
+  const FromRows* rows;
   size_t n;
   NttPlan ntt;
   NttCosetPowers coset;
@@ -134,12 +135,12 @@ Result<HStage::Plan> HStage::plan(unsigned log_n, bool check_rows, bool keep) co
     for (const bool compact : {false, true}) {
       const size_t bytes = (vectors - borrowed) * vec + fixed_bytes(log_n, compact) + 2 * chunk * sizeof(Fr);
       if (bytes > avail) continue;
-      const std::string where =
-          (compact && fixed_bytes(log_n, true) < fixed_bytes(log_n) ? "; twiddles in two tables" : "") +
-          (borrowed ? "; " + std::to_string(borrowed) + " of " + std::to_string(vectors) +
-                          " vectors in the MSM work area"
-                    : "") +
-          (keep ? "; h kept on the device" : "");
+      // (compact fits only where it is smaller: below 2^21 both tables are the same)
+      const std::string where = (compact ? "; twiddles in two tables" : "") +
+                                (borrowed ? "; " + std::to_string(borrowed) + " of " +
+                                                std::to_string(vectors) + " vectors in the MSM work area"
+                                          : "") +
+                                (keep ? "; h kept on the device" : "");
       return Plan{kind, borrowed, chunk, StagePlan{name, choice + where, bytes}, keep, compact};
     }
     return std::nullopt;
@@ -269,8 +270,7 @@ Result<bool> HStage::rows_to_pair(const HRequest& rq) {
                       (rows.matrices.has_c() ? ", c" : "") + " through it to the host";
     dev_.record(p.stage);
     const auto t0 = std::chrono::steady_clock::now();
-    CUZK_TRY_STATUS(
-        run_planned(cpu::with_rows_formed(rq, sides.b.span(), sides.c.span()), p, nullptr, &from));
+    CUZK_TRY_STATUS(run_planned(cpu::with_rows_formed(rq, sides.b.span(), sides.c.span()), p, &from));
     dev_.finish(t0);
     return true;
   }
@@ -315,8 +315,7 @@ Result<bool> HStage::rows_through_host(const HRequest& rq, HostSides& sides) {
   }
 }
 
-Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows,
-                           const FromRows* pair_rows) {
+Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows) {
   const unsigned log_n = rq.log_n;
   const size_t n = size_t(1) << log_n;
   const Stream& s = dev_.stream();
@@ -333,7 +332,7 @@ Status HStage::run_planned(const HRequest& rq, const Plan& plan, const FromRows*
                                                       : Fr::one();
   auto coset = ntt->coset_powers(s, log_n, shift, &dev_.cache, NttCosetFactors{n_inv, z});
   if (!coset) return coset.error();
-  Run run{rq,         plan, rows, pair_rows, n, std::move(*ntt), std::move(*coset), z, msms_.work_area(),
+  Run run{rq,         plan, rows, n,      std::move(*ntt), std::move(*coset), z, msms_.work_area(),
           dev_.cache, {},   0,    nullptr};
   if (plan.borrowed) run.work->touch();  // the sorted digits an MSM left there are overwritten
   // Copies into the stage's vectors go on the copy stream, after the compute stream's earlier
@@ -374,7 +373,7 @@ Status HStage::run_on_device(Run& r) {
   if (r.rows) {
     // a, b (and c) from the witness on the device; c = a∘b formed by the transforms' first passes
     // when the circuit has no C.
-    const CompiledRows& rows = *rq.rows;
+    const CompiledRows& rows = *r.rows->rows;
     const bool with_c = rows.matrices.has_c();
     const int d = dev_.device();
     CUZK_TRY_STATUS(evaluate_witness(dev_, {r.rows->resident, rows.matrices, rows.inputs, rows.aux},
@@ -429,7 +428,8 @@ Status HStage::run_pair(Run& r) {
   const Stream& s = dev_.stream();
   const size_t n = r.n, bytes = n * sizeof(Fr);
   Fr* const x = r.a;
-  if (const FromRows* f = r.pair_rows) {  // a into x; b (and c) into rq's host arrays
+  CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
+  if (const FromRows* f = r.rows) {  // a into x; b (and c) into rq's host arrays
     const CompiledRows& rows = *f->rows;
     CUZK_TRY_STATUS(evaluate_witness_to_host(dev_, {f->resident, rows.matrices, rows.inputs, rows.aux},
                                              f->spmv, DeviceSpan<Fr>(dev_.device(), x, n), {}, rq.b, rq.c));
@@ -437,13 +437,12 @@ Status HStage::run_pair(Run& r) {
   auto y_or = r.vector();
   if (!y_or) return y_or.error();
   Fr* const y = *y_or;
-  CUZK_TRY_STATUS(cpu::check_rows(rq.a.data(), rq.b.data(), rq.c.data(), rq.check_rows));
   cpu::ScratchValues scratch;
   std::span<Fr> c_t = rq.c;  // where c's transform waits
   if (rq.c_from_ab) {
     CUZK_TRY_STATUS(scratch.allocate(n, "c's transform"));
     c_t = scratch.span();
-    if (!r.pair_rows) CUZK_TRY_STATUS(dev_.to_device(x, rq.a.data(), bytes));
+    if (!r.rows) CUZK_TRY_STATUS(dev_.to_device(x, rq.a.data(), bytes));
     CUZK_TRY_STATUS(dev_.to_device(y, rq.b.data(), bytes));
     CUZK_TRY_STATUS(r.to_coset(s, x, NttTap{y, n, true}));  // y ← a∘b = c; x ← A
     CUZK_TRY_STATUS(r.transform_c(s, y));
@@ -452,7 +451,7 @@ Status HStage::run_pair(Run& r) {
     CUZK_TRY_STATUS(dev_.to_device(y, rq.c.data(), bytes));
     CUZK_TRY_STATUS(r.transform_c(s, y));
     CUZK_TRY_STATUS(dev_.to_host(c_t.data(), y, bytes));
-    if (!r.pair_rows) CUZK_TRY_STATUS(dev_.to_device(x, rq.a.data(), bytes));
+    if (!r.rows) CUZK_TRY_STATUS(dev_.to_device(x, rq.a.data(), bytes));
     CUZK_TRY_STATUS(r.to_coset(s, x));
   }
   CUZK_TRY_STATUS(dev_.to_device(y, rq.b.data(), bytes));

@@ -92,10 +92,9 @@ class HStage {
   // Gives the memory other calls hold (idle resident bases, the compiled circuit of another call)
   // to a stage that does not fit; false when there is nothing left to give.
   bool evict_for_stage();
-  // rows: a, b (and c) formed into the resident plan's vectors; pair_rows: a formed into the pair
-  // plan's first vector, b (and c) to rq's host arrays.
-  Status run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows = nullptr,
-                     const FromRows* pair_rows = nullptr);
+  // rows: a, b (and c) formed into the resident plan's vectors, or a into the pair plan's first
+  // vector and b (and c) into rq's host arrays (the plan's kind says which).
+  Status run_planned(const HRequest& rq, const Plan& plan, const FromRows* rows = nullptr);
   // a, b (and c) on the device: uploads overlapped with the transforms, the rows checked as the
   // plan says; leaves the result in `a`.
   Status run_on_device(Run& run);
