@@ -6,8 +6,9 @@ have the device to themselves), and the steady rate: PoRep proofs ended between 
 and the last proof's start (while every device worker had work), each proof counted for the share
 of its time inside that window, per second of it. Where one device worker's proofs take much
 longer than another's (the lead worker), job ends come unevenly and the rate is the steadier
-figure.
-Run: python3 tools/engine_timeline.py engine.log[.gz]"""
+figure. With --stages, each device stage's wall time over the partitions of every job but the
+WinningPoSt ones (count, min, median, max) and its first plan, as the backend logged them.
+Run: python3 tools/engine_timeline.py [--stages] engine.log[.gz]"""
 import collections
 import gzip
 import re
@@ -15,18 +16,36 @@ import sys
 from datetime import datetime
 
 LINE = re.compile(r"\S+T(\S+) \w+ \S+ job=(\d+)(?: part=(\d+))?(?: worker=(\S+))? .*?event=(\w+)")
+STAGE = re.compile(r'stage="([^"]*)" plan="([^"]*)".* ms=([0-9.]+)')
 
 
 def seconds(stamp):
     return datetime.strptime(stamp, "%H:%M:%S.%f").timestamp()
 
 
+def print_stages(stages, kinds):
+    """The device stages' times (the stage log's "device blocks" lines left out), by stage name."""
+    times, plans = collections.defaultdict(list), {}
+    for job, name, plan, ms in stages:
+        if kinds.get(job) == "winning_post" or name == "device blocks":
+            continue
+        times[name].append(ms)
+        plans.setdefault(name, plan)
+    print(f"{'stage':<26} {'count':>5} {'min ms':>9} {'median':>9} {'max':>9}  first plan")
+    for name, ms in sorted(times.items(), key=lambda kv: -sum(kv[1])):
+        ms.sort()
+        plan = plans[name] if len(plans[name]) <= 70 else plans[name][:67] + "..."
+        print(f"{name:<26} {len(ms):>5} {ms[0]:>9.1f} {ms[len(ms) // 2]:>9.1f} {ms[-1]:>9.1f}  {plan}")
+
+
 def main(argv):
+    with_stages = "--stages" in argv
+    argv = [a for a in argv if a != "--stages"]
     if len(argv) < 2:
         sys.exit(__doc__)
     opener = gzip.open if argv[1].endswith(".gz") else open
     parts = collections.defaultdict(dict)
-    job_ends, kinds, t0 = {}, {}, None
+    job_ends, kinds, stages, t0 = {}, {}, [], None
     with opener(argv[1], "rt") as f:
         for line in f:
             m = LINE.match(line)
@@ -41,6 +60,10 @@ def main(argv):
                 job_ends[job] = t
             if part is None:
                 continue
+            if event == "device_stage":
+                st = STAGE.search(line)
+                if st:
+                    stages.append((job, st.group(1), st.group(2), float(st.group(3))))
             p = parts[(job, int(part))]
             if event == "wait":
                 p.setdefault("wait", t)
@@ -75,6 +98,8 @@ def main(argv):
         if work > 0 and last_start > first_end:
             window = last_start - first_end
             print(f"steady rate: {work:.1f} PoRep proofs' work in {window:.2f} s, {window / work:.3f} s a partition")
+    if with_stages:
+        print_stages(stages, kinds)
 
 
 if __name__ == "__main__":
