@@ -141,9 +141,9 @@ int bench(const char* name, unsigned lg, const Options& o, const Stream& s) {
     const MsmTimings& t = ctx->last_timings();
     std::printf(
         "    phases (last run, device ms, %u passes): digits %.2f  sort %.2f  offsets %.2f  schedule %.2f  "
-        "accumulate %.2f  rounds %.2f  reduce %.2f\n",
+        "accumulate %.2f  rounds %.2f  reduce %.2f  host finish %.2f\n",
         t.passes, t.digits_ms, t.sort_ms, t.offsets_ms, t.schedule_ms, t.accumulate_ms, t.rounds_ms,
-        t.reduce_ms);
+        t.reduce_ms, t.finish_ms);
   }
   std::fflush(stdout);
   return ok ? 0 : 2;

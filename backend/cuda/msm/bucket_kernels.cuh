@@ -1,6 +1,6 @@
 // Device kernels of the MSM's bucket steps (backend/cuda/msm/msm.hpp describes the pipeline): the
 // sorted digits' bucket offsets and items, the segmented sums into buckets (round 1 over the bases,
-// later rounds over partial sums), the reduction's levels and folds, and the precomputed tables'
+// later rounds over partial sums), the reduction's level and subset sums, and the precomputed tables'
 // doublings. Templated on the point types so G1 and G2 share them; instantiated by msm_g1.cu and
 // msm_g2.cu through pipeline.cuh. The kernels that are not templates are static: each unit keeps
 // its own copy.
@@ -360,10 +360,11 @@ __global__ void fill_infinity_kernel(Xyzz* p, size_t n) {
     words[i] = pattern[i % P];
 }
 
-// Sum of sums, one level. With 0-based weights WS0(X) = Σ_j j·X_j over a set's n elements, cut
+// Sum of sums, the level. With 0-based weights WS0(X) = Σ_j j·X_j over a set's n elements, cut
 // into T = n/K runs of K: WS0(X) = Σ_t L_t + K·WS0(A), where L_t = Σ_i i·X[tK + i] (running sums
-// from the top) and A_t = Σ_i X[tK + i]. So each level is K - 1 pairs of additions per thread and
-// leaves a set K times smaller; the host applies the factors K (doublings) at the end.
+// from the top) and A_t = Σ_i X[tK + i]. So the level is K - 1 pairs of additions per thread and
+// leaves a set K times smaller; the subset sums below take Σ L_t and WS0(A), and the host applies
+// the factor K (doublings) at the end.
 template <class Xyzz>
 __global__ void level_kernel(const Xyzz* __restrict__ X, uint32_t sets, uint32_t n, uint32_t K,
                              Xyzz* __restrict__ Lout, Xyzz* __restrict__ Aout) {
@@ -410,18 +411,59 @@ __global__ void __launch_bounds__(kLevelSharedBlock, 4)
   Aout[g] = run.load();
 }
 
-// out[s·T' + u] = Σ in[s·T + uF .. min(s·T + (u+1)F, s·T + T)), T' = ceil(T / F).
+// The subset sums after the level (layout.cuh, subset_plan): per set, Q = bits + 2 sums over its T
+// level outputs, sum q < bits of the A_t whose index t has bit q set, sum bits of every A_t, sum
+// bits + 1 of every L_t. Block b = (s·Q + q)·groups + g sums members [g·span, (g + 1)·span) of its
+// sum: thread i a chain over members i, i + kSubsetBlock, …, then a tree in shared memory.
+inline constexpr unsigned kSubsetBlock = 128;
+
+// The sum of every thread's acc, returned to thread 0. Each step the upper half of the live
+// threads hands its points to the lower half through shared memory: log2(blockDim) additions deep.
 template <class Xyzz>
-__global__ void fold_kernel(const Xyzz* __restrict__ in, uint32_t sets, uint32_t T, uint32_t F,
-                            Xyzz* __restrict__ out) {
-  const uint32_t Tn = (T + F - 1) / F;
-  const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
-  if (g >= sets * Tn) return;
-  const uint32_t s = g / Tn, u = g % Tn;
-  const uint32_t b = u * F, e = min(b + F, T);
-  Xyzz acc = Xyzz::infinity();
-  for (uint32_t i = b; i < e; ++i) acc = p_add(acc, in[size_t(s) * T + i]);
-  out[g] = acc;
+__device__ Xyzz block_tree_sum(Xyzz acc) {
+  __shared__ alignas(16) unsigned char raw[sizeof(Xyzz) * kSubsetBlock / 2];
+  Xyzz* half = reinterpret_cast<Xyzz*>(raw);
+  for (unsigned h = blockDim.x / 2; h >= 1; h /= 2) {
+    if (threadIdx.x >= h && threadIdx.x < 2 * h) half[threadIdx.x - h] = acc;
+    __syncthreads();
+    if (threadIdx.x < h) acc = p_add(acc, half[threadIdx.x]);
+    __syncthreads();
+  }
+  return acc;
+}
+
+template <class Xyzz>
+__global__ void __launch_bounds__(kSubsetBlock)
+    subset_sums_kernel(const Xyzz* __restrict__ A, const Xyzz* __restrict__ L, uint32_t T, unsigned bits,
+                       uint32_t span, uint32_t groups, Xyzz* __restrict__ out) {
+  const uint32_t Q = bits + 2;
+  const uint32_t g = blockIdx.x % groups, q = blockIdx.x / groups % Q, s = blockIdx.x / groups / Q;
+  const Xyzz* x = (q == bits + 1 ? L : A) + size_t(s) * T;
+  const uint32_t members = q < bits ? T / 2 : T, end = min((g + 1) * span, members);
+  // Member j of bit q's half: j with a 1 inserted at bit q.
+  const auto at = [&](uint32_t j) -> const Xyzz& {
+    if (q >= bits) return x[j];
+    const uint32_t low = j & ((1u << q) - 1);
+    return x[((j - low) << 1) | (1u << q) | low];
+  };
+  uint32_t j = g * span + threadIdx.x;
+  Xyzz acc = j < end ? at(j) : Xyzz::infinity();
+  for (j += kSubsetBlock; j < end; j += kSubsetBlock) acc = p_add(acc, at(j));
+  acc = block_tree_sum(acc);
+  if (threadIdx.x == 0) out[blockIdx.x] = acc;
+}
+
+// out[k] = Σ in[k·groups .. (k + 1)·groups): the subset sums' block partials, one block a sum of
+// a power of two threads from 32 to kSubsetBlock, as few as cover the partials (a shallower tree).
+template <class Xyzz>
+__global__ void __launch_bounds__(kSubsetBlock)
+    partial_sums_kernel(const Xyzz* __restrict__ in, uint32_t groups, Xyzz* __restrict__ out) {
+  const Xyzz* x = in + size_t(blockIdx.x) * groups;
+  uint32_t j = threadIdx.x;
+  Xyzz acc = j < groups ? x[j] : Xyzz::infinity();
+  for (j += blockDim.x; j < groups; j += blockDim.x) acc = p_add(acc, x[j]);
+  acc = block_tree_sum(acc);
+  if (threadIdx.x == 0) out[blockIdx.x] = acc;
 }
 
 // Precomputation: out[i] = 2^c·in[i] in affine form. Each thread takes `kStripe` consecutive points

@@ -20,7 +20,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
   using W = msm_detail::Work<Affine>;
   using W::base_stage, W::scalar_stage, W::density, W::word_rank, W::block_nnz, W::pass_bounds, W::keys,
       W::vals, W::cub_tmp, W::off_entries, W::counts, W::off_items, W::part, W::buckets, W::item_len,
-      W::item_ids, W::lvl_L, W::lvl_A, W::fold_tmp, W::lvl_sums;
+      W::item_ids, W::lvl_L, W::lvl_A, W::sub_part, W::sub_sums;
 
   int device = -1;
   msm_detail::Layout L;
@@ -72,7 +72,7 @@ struct Msm<Affine>::State : msm_detail::Work<Affine> {
                     L.run_fixed ? L.run : std::max(L.run, msm_detail::run_for(E, in_use)),
                     buckets.data() + size_t(lo) * L.shape.H};
   }
-  Xyzz* host_sets = nullptr;  // pinned: level sums (kMaxLevels per set), then the last level's elements
+  Xyzz* host_sets = nullptr;  // pinned: each set's subset sums, or its buckets where the host sums them
   // Pinned: [0] most items in a bucket, [1] item total, [2] digits, [3] items of a later round,
   // [4] most digits in a digits_kernel block (count_digits without set groups).
   uint32_t* host_max = nullptr;
@@ -161,10 +161,9 @@ Result<Msm<Affine>> Msm<Affine>::create(int device, size_t max_points, const Msm
     CUZK_TRY_STATUS(
         check(cudaEventCreateWithFlags(&st->consumed[b], cudaEventDisableTiming), "cudaEventCreate"));
   }
-  CUZK_TRY_STATUS(
-      check(cudaMallocHost(&st->host_sets, lay.plan.sets * (msm_detail::kMaxLevels + msm_detail::kHostLevel) *
-                                               sizeof(typename State::Xyzz)),
-            "cudaMallocHost"));
+  CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_sets, lay.plan.sets * msm_detail::kHostPointsPerSet *
+                                                           sizeof(typename State::Xyzz)),
+                        "cudaMallocHost"));
   CUZK_TRY_STATUS(check(cudaMallocHost(&st->host_max, 5 * sizeof(uint32_t)), "cudaMallocHost"));
   CUZK_TRY_STATUS(
       check(cudaMallocHost(&st->host_passes, 2 * (lay.max_passes + 1) * sizeof(uint32_t)), "cudaMallocHost"));

@@ -26,14 +26,47 @@ inline unsigned grid_for(size_t n, unsigned block) {
   return unsigned(std::max<size_t>(1, ceil_div(n, block)));
 }
 
-// The reduction's levels (level_kernel) run on the device while a set has more than kHostLevel
-// elements; each level cuts a set by its run K, at least 16, more while that leaves over 2^17 threads.
+// The reduction's level (level_kernel) runs on the device when a set has more than kHostLevel
+// buckets (the host sums smaller sets itself); it cuts a set by its run K, at least 16, more while
+// that leaves over 2^lg threads: 2^18 on G1, 2^17 on G2. On the H200 (cuzk_bench_msm) a 2^26 G1
+// MSM's reduction at c = 22 takes 30.3 ms with 2^18 threads, 34.9 with 2^17, 43.4 with 2^16 and
+// 31.5 with 2^19; a 2^24 G2 MSM's at c = 20, 29.1 ms with 2^17 and 31.9 with 2^18 (its level
+// runs blocks of 64 threads with the accumulators in shared memory). Runs of 8 or 4 gain nothing
+// at 2^24 and lose at 2^20, where the subset sums of a longer T cost more.
 inline constexpr uint32_t kHostLevel = 32;
-inline constexpr unsigned kMaxLevels = 8;
-inline uint32_t reduce_run(uint32_t sets, uint32_t n) {
+inline uint32_t reduce_run(uint32_t sets, uint32_t n, bool g2) {
+  const unsigned lg = g2 ? 17 : 18;
   uint32_t K = 16;
-  while (K < n && size_t(sets) * (n / K) > (size_t(1) << 17)) K *= 2;
+  while (K < n && size_t(sets) * (n / K) > (size_t(1) << lg)) K *= 2;
   return std::min(K, n);
+}
+
+// After the level, each set's T = H/K outputs A_t and L_t are summed by subsets, all at once:
+// Σ_t t·A_t = Σ_k 2^k·(Σ of the A_t whose index has bit k set), so a set needs log2(T) + 2 sums
+// (one per bit, all A_t, all L_t) and no sum depends on another. A block of kSubsetBlock threads
+// takes `span` members of one sum: each thread a chain of span / kSubsetBlock, then a tree in
+// shared memory; with several blocks a sum, a second kernel sums their partials the same way. The
+// depth is a few additions where levels of running sums and folds of 16 were some 180 in a row.
+// (kSubsetBlock and the kernels: bucket_kernels.cuh.)
+inline constexpr unsigned kMaxSubsetSums = 2 + 19;  // T <= 2^(24 - 1) / 16
+// The pinned points a set returns to the host: its subset sums, or its buckets when H <= kHostLevel.
+inline constexpr unsigned kHostPointsPerSet = std::max(kHostLevel, kMaxSubsetSums);
+struct SubsetPlan {
+  unsigned bits = 0;    // log2(T)
+  uint32_t sums = 0;    // Q = bits + 2 per set
+  uint32_t span = 0;    // members a block sums
+  uint32_t groups = 0;  // blocks a sum (the partials the second kernel sums when above 1)
+};
+inline SubsetPlan subset_plan(uint32_t sets, uint32_t T) {
+  SubsetPlan p;
+  p.bits = unsigned(std::bit_width(T) - 1);
+  p.sums = p.bits + 2;
+  // Chains of a few additions, longer while the sums would start more than 2^17 threads.
+  uint32_t chain = 1;
+  while (chain < T && size_t(sets) * p.sums * T / chain > (size_t(1) << 17)) chain *= 2;
+  p.span = kSubsetBlock * chain;
+  p.groups = uint32_t(ceil_div(T, p.span));
+  return p;
 }
 
 // Points per item in the rounds after the first, which sum partial sums of heavy buckets (a
@@ -68,7 +101,7 @@ struct Layout {
   bool run_fixed = false;   // L given by MsmConfig::bucket_run (not chosen per pass)
   size_t cap_a = 0;         // items, first round (and odd rounds)
   size_t cap_b = 0;         // items, even rounds
-  uint32_t level0 = 0;      // per-set outputs of the reduction's first level (H / K0); 0: host only
+  uint32_t level0 = 0;      // per-set outputs of the reduction's level (H / K); 0: host only
   size_t words = 0;         // density words
   size_t cub_bytes = 0;     // CUB scratch
 
@@ -103,7 +136,7 @@ struct Work {
   DeviceSpan<Xyzz> part[2];
   DeviceSpan<Xyzz> buckets;
   DeviceSpan<uint32_t> item_len[2], item_ids[2];  // length-sorted schedule of the accumulation
-  DeviceSpan<Xyzz> lvl_L, lvl_A[2], fold_tmp[2], lvl_sums;
+  DeviceSpan<Xyzz> lvl_L, lvl_A, sub_part, sub_sums;
 };
 
 inline constexpr size_t kWorkAlign = 256;
@@ -164,7 +197,7 @@ Result<Layout> make_layout(size_t max_points, const MsmConfig& cfg, bool streame
   L.run_fixed = cfg.bucket_run != 0;
   L.cap_a = ceil_div(L.entries, L.run) + pass_buckets + 1;
   L.cap_b = ceil_div(L.cap_a, kPartialRun) + pass_buckets + 1;
-  L.level0 = H > kHostLevel ? H / reduce_run(S, H) : 0;
+  L.level0 = H > kHostLevel ? H / reduce_run(S, H, g2) : 0;
   L.words = ceil_div(max_points, 64);
   // Counts for every block of the largest input: passes cut by digits count all scalars at once.
   L.digit_blocks = ceil_div(max_points, kDigitBlock);
@@ -240,13 +273,12 @@ size_t carve_work(const Layout& L, bool streamed, int device, unsigned char* bas
   take(w.part[0], L.cap_a);
   take(w.part[1], L.cap_b);
   take(w.buckets, size_t(L.KZ));
-  // Reduction: level outputs L and A (A ping-pongs between levels), fold scratch, one sum per level.
+  // Reduction: the level's outputs L and A, the subset sums' block partials and the sums.
   take(w.lvl_L, T);
-  for (int b = 0; b < 2; ++b) {
-    take(w.lvl_A[b], T);
-    take(w.fold_tmp[b], std::max<size_t>(1, S * ceil_div(L.level0, 16)));
-  }
-  take(w.lvl_sums, S * kMaxLevels);
+  take(w.lvl_A, T);
+  const SubsetPlan sp = L.level0 ? subset_plan(uint32_t(S), L.level0) : SubsetPlan{};
+  take(w.sub_part, std::max<size_t>(1, S * sp.sums * sp.groups));
+  take(w.sub_sums, std::max<size_t>(1, S * sp.sums));
   return ceil_div(off, kWorkAlign) * kWorkAlign;
 }
 

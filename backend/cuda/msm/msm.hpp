@@ -86,6 +86,7 @@ struct MsmConfig {
 struct MsmTimings {
   float digits_ms = 0, sort_ms = 0, offsets_ms = 0, schedule_ms = 0, accumulate_ms = 0, rounds_ms = 0,
         reduce_ms = 0;
+  float finish_ms = 0;  // host: each set's sum from the device's, and the sets' combination
   unsigned passes = 0;  // sort-and-sum passes (chunks of points, or groups of windows)
 };
 

@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <future>
 #include <string>
 #include <vector>
 
 #include "backend/cuda/msm/context.cuh"
+#include "backend/cuda/msm/finish.hpp"
 
 namespace cuzk::cuda {
 
@@ -182,88 +184,62 @@ Status Msm<Affine>::State::rounds(const Stream& s, uint32_t most) {
   return Status::Ok();
 }
 
-// Step 4: per set, WS(B) = Σ_j (j + 1)·B_j = WS0(B) + Σ B. The device runs levels (level_kernel)
-// while a set has more than kHostLevel elements, folding each level's L outputs to one sum; the host
-// finishes: WS0 = S_0 + K_0·(S_1 + K_1·(… + K_last·WS0(last level))), then Σ_s 2^(c·m·s)·R_s.
+// Step 4: per set, WS(B) = Σ_j (j + 1)·B_j = WS0(B) + Σ B. Where a set has more than kHostLevel
+// buckets the device runs the level (level_kernel: T sums A_t of K buckets and their weighted sums
+// L_t) and the subset sums (subset_sums_kernel): WS0 = Σ L_t + K·Σ_k 2^k·(Σ_{t has bit k} A_t),
+// Σ B = Σ A_t. The host (finish_sets, finish.cpp) takes each set's log2(T) + 2 sums, or its
+// buckets when the device ran nothing, and combines the sets: Σ_s 2^(start_s)·R_s.
 template <class Affine>
 Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobian* out) {
   using namespace msm_detail;
-  const uint32_t S = L.plan.sets;
-  constexpr unsigned B = 128, Fold = 16;
+  const uint32_t S = L.plan.sets, n = L.shape.H;
+  constexpr unsigned B = 128;
   CUZK_TRY_STATUS(mark(0, s));
-  uint32_t n = L.shape.H;
-  const Xyzz* X = buckets.data();
-  uint32_t runs[kMaxLevels];
-  unsigned levels = 0;
-  while (n > kHostLevel) {
-    if (levels == kMaxLevels) return make_error("MSM: reduction needs more levels than planned");
-    const uint32_t K = reduce_run(S, n), T = n / K;
-    Xyzz* A = lvl_A[levels % 2].data();
+  const bool device_level = n > kHostLevel;
+  const uint32_t K = device_level ? n / L.level0 : 0, T = L.level0;
+  const SubsetPlan sp = device_level ? subset_plan(S, T) : SubsetPlan{};
+  if (device_level) {
+    if (K != reduce_run(S, n, kSharedAccumulator<Xyzz>)) return make_error("MSM: the reduction's level differs from its plan");
+    const Xyzz* X = buckets.data();
     if constexpr (kSharedAccumulator<Xyzz>) {
       constexpr unsigned BS = kLevelSharedBlock;
-      level_shared_kernel<Xyzz><<<grid_for(size_t(S) * T, BS), BS, 0, s.get()>>>(X, S, n, K, lvl_L.data(), A);
+      level_shared_kernel<Xyzz>
+          <<<grid_for(size_t(S) * T, BS), BS, 0, s.get()>>>(X, S, n, K, lvl_L.data(), lvl_A.data());
     } else {
-      level_kernel<Xyzz><<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, lvl_L.data(), A);
+      level_kernel<Xyzz>
+          <<<grid_for(size_t(S) * T, B), B, 0, s.get()>>>(X, S, n, K, lvl_L.data(), lvl_A.data());
     }
     CUZK_TRY_STATUS(check_launch("msm level_kernel"));
-    // Fold the L outputs of each set to one point, the last fold writing into lvl_sums.
-    Xyzz* dst = lvl_sums.data() + size_t(levels) * S;
-    const Xyzz* cur = lvl_L.data();
-    uint32_t t = T;
-    int scratch = 0;
-    if (t == 1) {
-      CUZK_TRY_STATUS(check(cudaMemcpyAsync(dst, cur, S * sizeof(Xyzz), cudaMemcpyDeviceToDevice, s.get()),
-                            "cudaMemcpyAsync (level sum)"));
+    const unsigned blocks = S * sp.sums * sp.groups;
+    Xyzz* sums = sub_sums.data();
+    subset_sums_kernel<Xyzz><<<blocks, kSubsetBlock, 0, s.get()>>>(
+        lvl_A.data(), lvl_L.data(), T, sp.bits, sp.span, sp.groups, sp.groups > 1 ? sub_part.data() : sums);
+    CUZK_TRY_STATUS(check_launch("msm subset_sums_kernel"));
+    if (sp.groups > 1) {
+      const unsigned threads = std::clamp<unsigned>(std::bit_ceil(sp.groups), 32, kSubsetBlock);
+      partial_sums_kernel<Xyzz><<<S * sp.sums, threads, 0, s.get()>>>(sub_part.data(), sp.groups, sums);
+      CUZK_TRY_STATUS(check_launch("msm partial_sums_kernel"));
     }
-    while (t > 1) {
-      const uint32_t tn = (t + Fold - 1) / Fold;
-      Xyzz* o = tn == 1 ? dst : fold_tmp[scratch].data();
-      fold_kernel<Xyzz><<<grid_for(size_t(S) * tn, B), B, 0, s.get()>>>(cur, S, t, Fold, o);
-      CUZK_TRY_STATUS(check_launch("msm fold_kernel"));
-      cur = o;
-      scratch ^= 1;
-      t = tn;
-    }
-    runs[levels++] = K;
-    X = A;
-    n = T;
   }
-  Xyzz* sums = host_sets;
-  Xyzz* last = host_sets + size_t(S) * kMaxLevels;
-  if (levels)
-    CUZK_TRY_STATUS(check(cudaMemcpyAsync(sums, lvl_sums.data(), size_t(levels) * S * sizeof(Xyzz),
-                                          cudaMemcpyDeviceToHost, s.get()),
-                          "cudaMemcpyAsync (level sums)"));
-  CUZK_TRY_STATUS(
-      check(cudaMemcpyAsync(last, X, size_t(S) * n * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
-            "cudaMemcpyAsync (last level)"));
+  // Each set's points: its subset sums, or its n buckets.
+  const uint32_t per_set = device_level ? sp.sums : n;
+  if (per_set > kHostPointsPerSet) return make_error("MSM: a set returns more points than its pinned room");
+  CUZK_TRY_STATUS(check(cudaMemcpyAsync(host_sets, device_level ? sub_sums.data() : buckets.data(),
+                                        size_t(S) * per_set * sizeof(Xyzz), cudaMemcpyDeviceToHost, s.get()),
+                        "cudaMemcpyAsync (set sums)"));
   CUZK_TRY_STATUS(mark(1, s));
   CUZK_TRY_STATUS(s.synchronize());
   if (profile) timings.reduce_ms += between(0, 1);
-  Xyzz acc = Xyzz::infinity();
-  for (uint32_t j = S; j-- > 0;) {
-    // WS0 and Σ of the last level by running sums from the top.
-    const Xyzz* x = last + size_t(j) * n;
-    Xyzz run = Xyzz::infinity(), ws = Xyzz::infinity();
-    for (uint32_t i = n; i-- > 1;) {
-      run = run.add(x[i]);
-      ws = ws.add(run);
-    }
-    const Xyzz total = run.add(x[0]);
-    for (unsigned l = levels; l-- > 0;) {
-      for (uint32_t k = runs[l]; k > 1; k /= 2) ws = ws.dbl();  // K is a power of two
-      ws = ws.add(sums[size_t(l) * S + j]);
-    }
-    const Xyzz set = ws.add(total);
-    // Set j + 1 starts window_start((j + 1)·m) − window_start(j·m) bits above set j.
-    if (j + 1 < S) {
-      const unsigned shift =
-          window_start(L.shape, (j + 1) * L.shape.m) - window_start(L.shape, j * L.shape.m);
-      for (unsigned d = 0; d < shift; ++d) acc = acc.dbl();
-    }
-    acc = acc.add(set);
-  }
-  *out = acc.to_jacobian();
+  const auto t0 = std::chrono::steady_clock::now();
+  // Set j starts at its lowest window's first bit.
+  std::vector<unsigned> start(S);
+  for (uint32_t j = 0; j < S; ++j) start[j] = window_start(L.shape, j * L.shape.m);
+  const SetFinish f{device_level, sp.bits, device_level ? unsigned(std::bit_width(K) - 1) : 0u, per_set,
+                    start};
+  *out = finish_sets(host_sets, f);
+  if (profile)
+    timings.finish_ms +=
+        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return Status::Ok();
 }
 
