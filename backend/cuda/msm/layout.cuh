@@ -46,7 +46,8 @@ inline uint32_t reduce_run(uint32_t sets, uint32_t n, bool g2) {
 // (one per bit, all A_t, all L_t) and no sum depends on another. A block of kSubsetBlock threads
 // takes `span` members of one sum: each thread a chain of span / kSubsetBlock, then a tree in
 // shared memory; with several blocks a sum, a second kernel sums their partials the same way. The
-// depth is a few additions where levels of running sums and folds of 16 were some 180 in a row.
+// depth is a few additions, where further levels of running sums, each folded in chains of 16,
+// would be some 180 in a row.
 // (kSubsetBlock and the kernels: bucket_kernels.cuh.)
 inline constexpr unsigned kMaxSubsetSums = 2 + 19;  // T <= 2^(24 - 1) / 16
 // The pinned points a set returns to the host: its subset sums, or its buckets when H <= kHostLevel.

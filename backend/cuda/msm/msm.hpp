@@ -14,8 +14,8 @@
 //      only item writes the bucket, and the items of the others are summed again in rounds of 16
 //      until one is left (so a bucket holding most of the points, e.g. every scalar equal to 1, is
 //      summed in parallel, not by one thread);
-//   4. after the last chunk, each bucket set is reduced by levels of running sums on the device,
-//      and the host combines the few level and set results with doublings.
+//   4. after the last chunk, each bucket set is reduced on the device by one level of running sums
+//      and sums by index bit, and the host combines the sets' few sums in one pass of doublings.
 //
 // Fixed bases allow precomputation: with `precompute` = m tables holding 2^(c·j)·P (j < m), windows
 // w and w + m share a bucket set, so ceil(W/m) sets remain; m = W leaves a single set, whose small
