@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -402,16 +403,22 @@ TEST_F(DaemonTest, SeveralClientsAtMixedPriorities) {
 
 TEST_F(DaemonTest, ShutdownDrainsAndRefusesNewJobs) {
   auto cfg = small_config(dir_, params_);
-  cfg.device_delay_ms = 5;
+  // Each device call sleeps, so a partition on the device keeps the drain open for a while: the
+  // new job below arrives while the daemon drains, not while gRPC itself shuts down (which cancels
+  // a call it has not answered, where the daemon's own refusal says UNAVAILABLE).
+  cfg.device_delay_ms = 100;
   start(cfg);
   auto c = client();
   std::vector<uint64_t> ids(3);
   for (auto& id : ids)
     ASSERT_TRUE(submit(c, tiny_job(params_, v1::JOB_KIND_WINDOW_POST, v1::PRIORITY_DEFAULT, 3), &id).ok());
   const int port = daemon_->http_port();
-  std::thread stopper([&] { daemon_->shutdown(std::chrono::seconds(120)); });
-  // Once draining shows (or the daemon is already gone), a new job is refused as UNAVAILABLE.
   const auto give_up = std::chrono::steady_clock::now() + kGuard;
+  const std::regex proving("\"proving\":[1-9]");
+  while (!std::regex_search(http_get(port, "/status"), proving) && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread stopper([&] { daemon_->shutdown(std::chrono::seconds(120)); });
+  // Once draining shows, a new job is refused as UNAVAILABLE.
   while (http_get(port, "/healthz").substr(0, 3) == "200" && std::chrono::steady_clock::now() < give_up)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   EXPECT_EQ(submit(c, tiny_job(params_)).error_code(), StatusCode::UNAVAILABLE);
