@@ -199,7 +199,8 @@ Status Msm<Affine>::State::reduce(const Stream& s, typename Msm<Affine>::Jacobia
   const uint32_t K = device_level ? n / L.level0 : 0, T = L.level0;
   const SubsetPlan sp = device_level ? subset_plan(S, T) : SubsetPlan{};
   if (device_level) {
-    if (K != reduce_run(S, n, kSharedAccumulator<Xyzz>)) return make_error("MSM: the reduction's level differs from its plan");
+    if (K != reduce_run(S, n, kSharedAccumulator<Xyzz>))
+      return make_error("MSM: the reduction's level differs from its plan");
     const Xyzz* X = buckets.data();
     if constexpr (kSharedAccumulator<Xyzz>) {
       constexpr unsigned BS = kLevelSharedBlock;
