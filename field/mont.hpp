@@ -2,14 +2,9 @@
 //
 // Storage is N little-endian 64-bit limbs, always fully reduced (< modulus), so equality is a
 // limb compare and the memory image is the one blst and sppark use. The host multiplies with
-// 64-bit limbs (CIOS, 128-bit products); the device reinterprets the same bytes as 2N 32-bit
-// limbs and multiplies with PTX carry chains (mad.lo.cc / madc.hi.cc), because 32x32-bit
-// multiply-add is the GPU's native integer rate.
-//
-// Every device asm statement is volatile: the carry flag that links one statement of a chain to
-// the next is invisible to the compiler, and a non-volatile statement without register inputs
-// (`subc.u32 %0, 0, 0`, reading the final borrow) may be hoisted above the chain it ends, which
-// was seen on an H200. Volatile keeps their order; ptxas still schedules the rest freely.
+// 64-bit limbs (CIOS, 128-bit products; mulx/adcx/adox in field/mont_x86_64.hpp); the device
+// reinterprets the same bytes as 2N 32-bit limbs and multiplies in PTX carry chains
+// (field/mont_ptx.hpp), because 32x32-bit multiply-add is the GPU's native integer rate.
 //
 // Both moduli of BLS12-381 leave the top limb's high bit clear, which lets CIOS skip the extra
 // carry word ("no-carry" CIOS): the running sum stays below 2*modulus < 2^(64N).
@@ -20,6 +15,7 @@
 #include <cstdint>
 
 #include "field/hd.hpp"
+#include "field/mont_ptx.hpp"
 #include "field/mont_x86_64.hpp"
 
 namespace cuzk::field {
@@ -218,10 +214,10 @@ class mont_t {
     for (size_t i = 1; i < N32; ++i)
       asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(x[i]), "r"(y[i]));
     // s < 2p < 2^(32*N32): no carry out. Now t = s - p; keep s if that borrows.
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(mod32(0)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(s[0]), "r"(ptx::mod32(0)));
 #pragma unroll
     for (size_t i = 1; i < N32; ++i)
-      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(mod32(i)));
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(s[i]), "r"(ptx::mod32(i)));
     uint32_t borrow;
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
@@ -262,10 +258,10 @@ class mont_t {
     uint32_t mask;
     asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));  // 0xffffffff on borrow
     uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(out[0]) : "r"(d[0]), "r"(mod32(0) & mask));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(out[0]) : "r"(d[0]), "r"(ptx::mod32(0) & mask));
 #pragma unroll
     for (size_t i = 1; i < N32; ++i)
-      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(out[i]) : "r"(d[i]), "r"(mod32(i) & mask));
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(out[i]) : "r"(d[i]), "r"(ptx::mod32(i) & mask));
 #elif CUZK_FIELD_X86_64_ASM
     uint64_t d[N];
     unsigned char borrow = 0, carry = 0;
@@ -312,49 +308,10 @@ class mont_t {
 #endif
 
 #if CUZK_DEVICE_CODE
-  __device__ static constexpr uint32_t mod32(size_t i) { return uint32_t(P::mod(i / 2) >> (32 * (i % 2))); }
-  // Row step of CIOS on 32-bit limbs: acc[0..N32+1] += x[0..N32-1] * y, as two carry chains
-  // (the low halves of the products, then the high halves shifted by one limb).
-  __device__ static __forceinline__ void mad_row(uint32_t (&acc)[N32 + 2], const uint32_t* x, uint32_t y) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(x[0]), "r"(y));
-#pragma unroll
-    for (size_t j = 1; j < N32; ++j)
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(x[j]), "r"(y));
-    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(x[0]), "r"(y));
-#pragma unroll
-    for (size_t j = 1; j < N32; ++j)
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(x[j]), "r"(y));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
-  }
-  // r = acc >= p ? acc - p : acc, for acc < 2p held in the first N32 limbs.
-  template <size_t M>
-  __device__ static __forceinline__ void final_sub(mont_t& r, const uint32_t (&acc)[M]) {
-    static_assert(M >= N32);
-    uint32_t t[N32];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(acc[0]), "r"(mod32(0)));
-#pragma unroll
-    for (size_t i = 1; i < N32; ++i)
-      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(acc[i]), "r"(mod32(i)));
-    uint32_t borrow;
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-    uint32_t* out = reinterpret_cast<uint32_t*>(r.l);
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i) out[i] = borrow ? acc[i] : t[i];
-  }
-  __device__ static __forceinline__ void mad_row_mod(uint32_t (&acc)[N32 + 2], uint32_t y) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[0]) : "r"(mod32(0)), "r"(y));
-#pragma unroll
-    for (size_t j = 1; j < N32; ++j)
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j]) : "r"(mod32(j)), "r"(y));
-    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(acc[N32]));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[1]) : "r"(mod32(0)), "r"(y));
-#pragma unroll
-    for (size_t j = 1; j < N32; ++j)
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[j + 1]) : "r"(mod32(j)), "r"(y));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[N32 + 1]));
+  using ptx = mont_ptx<P>;  // field/mont_ptx.hpp: the device arithmetic on 32-bit limbs
+  __device__ static __forceinline__ uint32_t* limbs32(mont_t& a) { return reinterpret_cast<uint32_t*>(a.l); }
+  __device__ static __forceinline__ const uint32_t* limbs32(const mont_t& a) {
+    return reinterpret_cast<const uint32_t*>(a.l);
   }
 #endif
 
@@ -385,334 +342,36 @@ class mont_t {
 
 #if CUZK_DEVICE_CODE
  public:
-  // Row-by-row CIOS: each row's multiply-adds form one carry chain over the accumulator. The
-  // first device multiplication; kept for comparison in the throughput benchmark. ptxas splits
-  // every madc into an IMAD plus an IADD3.X for the carry (1296 SASS instructions per Fp mul).
+  // Row-by-row CIOS (mont_ptx::mul_rows), kept for comparison in the throughput benchmark.
   __device__ static __forceinline__ void mul_mont_rows(mont_t& r, const mont_t& a, const mont_t& b) {
-    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
-    constexpr uint32_t m0 = uint32_t(P::M0);  // -p^-1 mod 2^32
-    uint32_t acc[N32 + 2];
-#pragma unroll
-    for (size_t j = 0; j < N32 + 2; ++j) acc[j] = 0;
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i) {
-      mad_row(acc, x, y[i]);
-      const uint32_t m = acc[0] * m0;
-      mad_row_mod(acc, m);  // acc[0] becomes 0
-#pragma unroll
-      for (size_t j = 0; j < N32 + 1; ++j) acc[j] = acc[j + 1];
-      acc[N32 + 1] = 0;
-    }
-    final_sub(r, acc);
+    ptx::mul_rows(limbs32(r), limbs32(a), limbs32(b));
   }
-
- private:
-  // Even/odd CIOS. The products x_k * y_i with k even land on limb pairs (k, k+1) that do not
-  // overlap, as do those with k odd on (k, k+1) shifted by one; so each row keeps two accumulators,
-  // E (even k) and O (odd k, stored one limb down), and each lo/hi pair of one product is adjacent
-  // in its chain. ptxas can then issue a pair as one 64-bit IMAD.WIDE with carry, instead of two
-  // IMADs plus two IADD3.X. After the reduction E[0] = 0, and the next row's accumulator is
-  // (E >> 32) + O: one add chain per row. Bounds (no-carry CIOS): the running value stays < 2p,
-  // E fits N32 + 1 limbs and O fits N32, so no further carry words are needed.
-  __device__ static __forceinline__ void mul_mont_eo(mont_t& r, const mont_t& a, const mont_t& b) {
-    static_assert(N32 % 2 == 0);
-    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
-    constexpr uint32_t m0 = uint32_t(P::M0);
-    uint32_t E[N32 + 1], O[N32];
-#pragma unroll
-    for (size_t j = 0; j < N32 + 1; ++j) E[j] = 0;
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i) {
-      const uint32_t bi = y[i];
-      // E += x_even * bi
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(x[0]), "r"(bi));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(x[0]), "r"(bi));
-#pragma unroll
-      for (size_t k = 2; k < N32; k += 2) {
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(x[k]), "r"(bi));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(x[k]), "r"(bi));
-      }
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[N32]));
-      // O = x_odd * bi: disjoint 64-bit products, no carries.
-#pragma unroll
-      for (size_t k = 1; k < N32; k += 2) {
-        asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(O[k - 1]) : "r"(x[k]), "r"(bi));
-        asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(O[k]) : "r"(x[k]), "r"(bi));
-      }
-      const uint32_t m = E[0] * m0;
-      // E += p_even * m (E[0] becomes 0), O += p_odd * m.
-      reduce_even(E, m);
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[0]) : "r"(mod32(1)), "r"(m));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[1]) : "r"(mod32(1)), "r"(m));
-#pragma unroll
-      for (size_t k = 3; k < N32; k += 2) {
-        asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[k - 1]) : "r"(mod32(k)), "r"(m));
-        asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[k]) : "r"(mod32(k)), "r"(m));
-      }
-      // E = (E >> 32) + O; the result is < 2p < 2^(32 N32), so nothing carries past limb N32-1.
-      shift_add(E, O);
-    }
-    final_sub(r, E);
-  }
-
-  // One reduction row's even half: E += (p_0, p_2, ...)·m at limbs 0, 2, ... (E[0] becomes 0 for
-  // m = E[0]·m0), the carry into E[N32].
-  __device__ static __forceinline__ void reduce_even(uint32_t (&E)[N32 + 1], uint32_t m) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[0]) : "r"(mod32(0)), "r"(m));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[1]) : "r"(mod32(0)), "r"(m));
-#pragma unroll
-    for (size_t k = 2; k < N32; k += 2) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[k]) : "r"(mod32(k)), "r"(m));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[k + 1]) : "r"(mod32(k)), "r"(m));
-    }
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[N32]));
-  }
-
-  // The row's end: E = (E >> 32) + O, where O holds the odd products one limb down; below
-  // 2^(32 N32), so nothing carries past limb N32 - 1.
-  __device__ static __forceinline__ void shift_add(uint32_t (&E)[N32 + 1], const uint32_t (&O)[N32]) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(E[0]) : "r"(E[1]), "r"(O[0]));
-#pragma unroll
-    for (size_t k = 1; k < N32 - 1; ++k)
-      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(E[k]) : "r"(E[k + 1]), "r"(O[k]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(E[N32 - 1]) : "r"(E[N32]), "r"(O[N32 - 1]));
-    E[N32] = 0;
-  }
-
-  // acc += x_i · (y_j0, y_j0+2, ...) at limb i + j, one carry chain, each lo/hi pair adjacent (one
-  // IMAD.WIDE); the chain's carry lands one limb above its top. Callers keep two arrays, Ev for
-  // products that start at an even limb and Od for odd, and run rows in increasing i: a limb above
-  // a chain's top then holds at most earlier chains' carries, so the carry cannot overflow it
-  // (checked on a model of these instruction sequences over random and all-ones limbs:
-  // tools/mont_eo_model.py).
-  __device__ static __forceinline__ void product_chain(uint32_t (&acc)[2 * N32 + 1], const uint32_t* x,
-                                                       const uint32_t* y, size_t i, size_t j0) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0]) : "r"(x[i]), "r"(y[j0]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j0 + 1]) : "r"(x[i]), "r"(y[j0]));
-    size_t j = j0 + 2;
-#pragma unroll
-    for (; j < N32; j += 2) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j]) : "r"(x[i]), "r"(y[j]));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(acc[i + j + 1]) : "r"(x[i]), "r"(y[j]));
-    }
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(acc[i + j]));
-  }
-
-  // T = Ev + Od over limbs 0 .. 2 N32 - 1 (the sum is below 2^(64 N32)).
-  __device__ static __forceinline__ void sum_halves(uint32_t (&T)[2 * N32], const uint32_t (&Ev)[2 * N32 + 1],
-                                                    const uint32_t (&Od)[2 * N32 + 1]) {
-    T[0] = Ev[0];
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(T[1]) : "r"(Ev[1]), "r"(Od[1]));
-#pragma unroll
-    for (size_t k = 2; k < 2 * N32 - 1; ++k)
-      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(T[k]) : "r"(Ev[k]), "r"(Od[k]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(T[2 * N32 - 1]) : "r"(Ev[2 * N32 - 1]), "r"(Od[2 * N32 - 1]));
-  }
-
-  // Row i of x·y into the even/odd arrays: x_i times the even limbs of y into the array of i's
-  // parity, times the odd limbs into the other.
-  __device__ static __forceinline__ void product_row(uint32_t (&Ev)[2 * N32 + 1], uint32_t (&Od)[2 * N32 + 1],
-                                                     const uint32_t* x, const uint32_t* y, size_t i) {
-    product_chain(i % 2 == 0 ? Ev : Od, x, y, i, 0);
-    product_chain(i % 2 == 0 ? Od : Ev, x, y, i, 1);
-  }
-
- public:
-  // Σ_k a_k·b_k over K pairs, 2 N32 limbs wide (the sum below 2^(64 N32)): the rows of all products
-  // interleave into one pair of arrays, so a chain's carry still lands on a limb that holds only
-  // carries.
-  template <size_t K>
-  __device__ static __forceinline__ void dot_wide(uint32_t (&T)[2 * N32], const mont_t* const (&a)[K],
-                                                  const mont_t* const (&b)[K]) {
-    uint32_t Ev[2 * N32 + 1], Od[2 * N32 + 1];
-#pragma unroll
-    for (size_t k = 0; k < 2 * N32 + 1; ++k) Ev[k] = Od[k] = 0;
-#pragma unroll
-    for (size_t i = 0; i < N32; ++i)
-#pragma unroll
-      for (size_t k = 0; k < K; ++k)
-        product_row(Ev, Od, reinterpret_cast<const uint32_t*>(a[k]->l),
-                    reinterpret_cast<const uint32_t*>(b[k]->l), i);
-    sum_halves(T, Ev, Od);
-  }
-
-  // The full 2 N32-limb product a·b, no reduction.
-  __device__ static __forceinline__ void mul_wide(uint32_t (&T)[2 * N32], const mont_t& a, const mont_t& b) {
-    const mont_t* const x[1] = {&a};
-    const mont_t* const y[1] = {&b};
-    dot_wide<1>(T, x, y);
-  }
-
-  // a·b + c·d, 2 N32 limbs wide.
-  __device__ static __forceinline__ void mul_add_wide(uint32_t (&T)[2 * N32], const mont_t& a,
-                                                      const mont_t& b, const mont_t& c, const mont_t& d) {
-    const mont_t* const x[2] = {&a, &c};
-    const mont_t* const y[2] = {&b, &d};
-    dot_wide<2>(T, x, y);
-  }
-
-  // r = a·b − c·d with one reduction: a·b + c·(p − d) < 2p² < p·R, then redc_wide.
-  __device__ static __forceinline__ void mul_sub_mont(mont_t& r, const mont_t& a, const mont_t& b,
-                                                      const mont_t& c, const mont_t& d) {
-    uint32_t T[2 * N32];
-    mul_add_wide(T, a, b, c, -d);
-    redc_wide(r, T);
-  }
-
-  // r = T·R^-1 mod p for T < p·R: the low half reduced by mul_mont_eo's rows without the x·b_i
-  // products, then the high half added (REDC(lo) + hi == REDC(T): the multipliers depend on the
-  // low limbs only); (T + M p) / R < 2p, and one subtraction ends below p.
-  __device__ static __forceinline__ void redc_wide(mont_t& r, const uint32_t (&T)[2 * N32]) {
-    constexpr size_t n = N32;
-    constexpr uint32_t m0 = uint32_t(P::M0);
-    uint32_t E[n + 1], O[n];
-#pragma unroll
-    for (size_t k = 0; k < n; ++k) E[k] = T[k];
-    E[n] = 0;
-#pragma unroll
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t m = E[0] * m0;
-      reduce_even(E, m);
-#pragma unroll
-      for (size_t k = 1; k < n; k += 2) {
-        asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(O[k - 1]) : "r"(mod32(k)), "r"(m));
-        asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(O[k]) : "r"(mod32(k)), "r"(m));
-      }
-      shift_add(E, O);
-    }
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(E[0]) : "r"(T[n]));
-#pragma unroll
-    for (size_t k = 1; k < n - 1; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(E[k]) : "r"(T[n + k]));
-    asm volatile("addc.u32 %0, %0, %1;" : "+r"(E[n - 1]) : "r"(T[2 * n - 1]));
-    final_sub(r, E);
-  }
-
-  // T -= U over 2 N32 limbs (mod 2^(64 N32); lift_wide restores a negative result's residue).
-  __device__ static __forceinline__ void sub_wide(uint32_t (&T)[2 * N32], const uint32_t (&U)[2 * N32]) {
-    asm volatile("sub.cc.u32 %0, %0, %1;" : "+r"(T[0]) : "r"(U[0]));
-#pragma unroll
-    for (size_t k = 1; k < 2 * N32; ++k) asm volatile("subc.cc.u32 %0, %0, %1;" : "+r"(T[k]) : "r"(U[k]));
-  }
-
-  // a + b as a plain N32-limb integer, not reduced: below 2p, which the spare top bits hold.
-  __device__ static __forceinline__ mont_t add_raw(const mont_t& a, const mont_t& b) {
-    mont_t r;
-    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    const uint32_t* y = reinterpret_cast<const uint32_t*>(b.l);
-    uint32_t* z = reinterpret_cast<uint32_t*>(r.l);
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(z[0]) : "r"(x[0]), "r"(y[0]));
-#pragma unroll
-    for (size_t k = 1; k < N32 - 1; ++k)
-      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(z[k]) : "r"(x[k]), "r"(y[k]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(z[N32 - 1]) : "r"(x[N32 - 1]), "r"(y[N32 - 1]));
-    return r;
-  }
-
-  // (a0 + a1 u)(b0 + b1 u) over u^2 = -1 with two reductions instead of Karatsuba's three: the
-  // products stay 2 N32 limbs wide, c0 = a0 b0 - a1 b1 (plus p·R when negative, which REDC maps to
-  // the same residue) and c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 < 2p^2, with
-  // the sums unreduced so that this holds over the integers. Both are below p·R (p < R/8), as
-  // redc_wide needs.
+  // Fp2 = Fp[u]/(u² + 1) products for field/fp2.hpp, with two reductions each (mont_ptx).
   __device__ static __forceinline__ void mul_fp2(mont_t& r0, mont_t& r1, const mont_t& a0, const mont_t& a1,
                                                  const mont_t& b0, const mont_t& b1) {
-    uint32_t T0[2 * N32], T1[2 * N32], T2[2 * N32];
-    mul_wide(T2, add_raw(a0, a1), add_raw(b0, b1));
-    mul_wide(T0, a0, b0);
-    sub_wide(T2, T0);
-    mul_wide(T1, a1, b1);
-    sub_wide(T2, T1);
-    sub_wide(T0, T1);
-    lift_wide(T0);
-    redc_wide(r0, T0);
-    redc_wide(r1, T2);
+    ptx::mul_fp2(limbs32(r0), limbs32(r1), limbs32(a0), limbs32(a1), limbs32(b0), limbs32(b1));
   }
-
-  // T += U over 2 N32 limbs (mod 2^(64 N32)).
-  __device__ static __forceinline__ void add_wide(uint32_t (&T)[2 * N32], const uint32_t (&U)[2 * N32]) {
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(T[0]) : "r"(U[0]));
-#pragma unroll
-    for (size_t k = 1; k < 2 * N32; ++k) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(T[k]) : "r"(U[k]));
-  }
-
-  // For a wide value in (−p·R, p·R) held mod 2^(64 N32): adds p·R when it is negative (its top bit
-  // set: p·R < 2^(64 N32 − 1)), so that it lies in [0, p·R) with the same residue.
-  __device__ static __forceinline__ void lift_wide(uint32_t (&T)[2 * N32]) {
-    const uint32_t neg = uint32_t(int32_t(T[2 * N32 - 1]) >> 31);
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(T[N32]) : "r"(mod32(0) & neg));
-#pragma unroll
-    for (size_t k = 1; k < N32; ++k)
-      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(T[N32 + k]) : "r"(mod32(k) & neg));
-  }
-
-  // (a0 + a1 u)(b0 + b1 u) − (c0 + c1 u)(d0 + d1 u) with two reductions (the two Fp2 products
-  // would take four): both Karatsuba products stay wide, c0 = (a0b0 − a1b1) − (c0d0 − c1d1) and
-  // c1 = (a0b1 + a1b0) − (c0d1 + c1d0), each in (−2p², 2p²), then lifted into [0, p·R).
   __device__ static __forceinline__ void mul_sub_fp2(mont_t& r0, mont_t& r1, const mont_t& a0,
                                                      const mont_t& a1, const mont_t& b0, const mont_t& b1,
                                                      const mont_t& c0, const mont_t& c1, const mont_t& d0,
                                                      const mont_t& d1) {
-    uint32_t X[2 * N32], Y[2 * N32], U[2 * N32];
-    mul_wide(X, add_raw(a0, a1), add_raw(b0, b1));  // X: the c1 part, Y: the c0 part
-    mul_wide(Y, a0, b0);
-    sub_wide(X, Y);
-    mul_wide(U, a1, b1);
-    sub_wide(X, U);
-    sub_wide(Y, U);
-    mul_wide(U, add_raw(c0, c1), add_raw(d0, d1));
-    sub_wide(X, U);
-    mul_wide(U, c0, d0);
-    add_wide(X, U);
-    sub_wide(Y, U);
-    mul_wide(U, c1, d1);
-    add_wide(X, U);
-    add_wide(Y, U);
-    lift_wide(Y);
-    lift_wide(X);
-    redc_wide(r0, Y);
-    redc_wide(r1, X);
+    ptx::mul_sub_fp2(limbs32(r0), limbs32(r1), limbs32(a0), limbs32(a1), limbs32(b0), limbs32(b1),
+                     limbs32(c0), limbs32(c1), limbs32(d0), limbs32(d1));
   }
 
  private:
-  // Even/odd squaring (separated operand scanning): the cross products x_i x_j (i < j) are made
-  // once, row i running x_i times x_{i+1}, x_{i+3}, ... (products that start at odd limbs, into
-  // Od) and x_{i+2}, x_{i+4}, ... (even limbs, into Ev); then T = 2(Od + Ev) + Σ x_i² 2^(64i) and
-  // redc_wide. For Fp that is 66 + 12 + 144 products where the multiplication takes 288.
-  __device__ static __forceinline__ void sqr_mont_eo(mont_t& r, const mont_t& a) {
-    static_assert(N32 % 2 == 0);
-    constexpr size_t n = N32;
-    const uint32_t* x = reinterpret_cast<const uint32_t*>(a.l);
-    uint32_t Od[2 * n + 1], Ev[2 * n + 1];  // indexed by limb position
-#pragma unroll
-    for (size_t k = 0; k < 2 * n + 1; ++k) Od[k] = Ev[k] = 0;
-#pragma unroll
-    for (size_t i = 0; i + 1 < n; ++i) {
-      product_chain(Od, x, x, i, i + 1);
-      if (i + 2 < n) product_chain(Ev, x, x, i, i + 2);
-    }
-    uint32_t T[2 * n];
-    sum_halves(T, Ev, Od);
-    // Double (the cross sum is below 2^(64 N32 − 1)), then add the squares x_i².
-    asm volatile("add.cc.u32 %0, %0, %0;" : "+r"(T[1]));
-#pragma unroll
-    for (size_t k = 2; k < 2 * n; ++k) asm volatile("addc.cc.u32 %0, %0, %0;" : "+r"(T[k]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[0]) : "r"(x[0]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[1]) : "r"(x[0]));
-#pragma unroll
-    for (size_t i = 1; i < n; ++i) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i]) : "r"(x[i]));
-      asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(T[2 * i + 1]) : "r"(x[i]));
-    }
-    redc_wide(r, T);
+  // r = a·b − c·d with one reduction: a·b + c·(p − d) < 2p² < p·R.
+  __device__ static __forceinline__ void mul_sub_mont(mont_t& r, const mont_t& a, const mont_t& b,
+                                                      const mont_t& c, const mont_t& d) {
+    const mont_t nd = -d;
+    ptx::mul_add(limbs32(r), limbs32(a), limbs32(b), limbs32(c), limbs32(nd));
   }
-
 #endif
 
   // r = a * b * R^-1 mod p.
   CUZK_HD static void mul_mont(mont_t& r, const mont_t& a, const mont_t& b) {
 #if CUZK_DEVICE_CODE
-    mul_mont_eo(r, a, b);
+    ptx::mul_eo(limbs32(r), limbs32(a), limbs32(b));
 #elif CUZK_FIELD_X86_64_ASM
     if constexpr (N == 4 || N == 6) {
       // mulx/adcx/adox CIOS (field/mont_x86_64.hpp), about twice the speed of the code below.
@@ -767,7 +426,7 @@ class mont_t {
     // The even/odd squaring: 33.1 G/s for Fp on an H200 against the multiplication's 27.2. (A
     // squaring with row carry chains had lost, 20.4 G/s: ptxas split each madc into an IMAD and an
     // IADD3.X.)
-    sqr_mont_eo(r, a);
+    ptx::sqr_eo(limbs32(r), limbs32(a));
 #else
     mul_mont(r, a, a);
 #endif

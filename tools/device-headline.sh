@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The headline figures of docs/BENCHMARKS.md in one run on the GPU machine, each against its goal:
+# the MSMs of the goals' shapes (G1 2^20 .. 2^26, G2 2^22 and 2^24: bases and random scalars on the
+# device, one table), the 2^27 NTT, and whole synthetic proofs at 2^24, 2^26, 2^27 and 2^27 under
+# an 8 GiB budget (each proof pairing-checked). About five minutes on one H200.
+#
+#   tools/device-headline.sh PKG_DIR [STEP ...]
+#     PKG_DIR: a tools/device-pack.sh package unpacked (its b/ and lib/), holding
+#              bench/gpu/cuzk_bench_msm, bench/gpu/cuzk_bench_ntt and cli/cuzk
+#     STEP:    msm ntt prove (the default: all three)
+#
+# Logs and JSON go to $OUT (else ./device-headline-out); summary.txt holds each step's table lines.
+set -u
+P=${1:?package dir}
+shift
+steps=${*:-msm ntt prove}
+O=${OUT:-device-headline-out}
+mkdir -p "$O"
+export LD_LIBRARY_PATH="$P/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+B=$P/b
+log() { echo "== $(date -u +%T) $*" | tee -a "$O/summary.txt"; }
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+} >"$O/env.txt"
+cat "$O/env.txt"
+
+for step in $steps; do
+  case $step in
+    msm)
+      for args in "g1 20 22 24 26" "g2 22 24"; do
+        log "msm $args"
+        # shellcheck disable=SC2086
+        timeout 300 "$B/bench/gpu/cuzk_bench_msm" $args --precompute 1 --reps 5 --check --profile \
+          >"$O/msm_${args%% *}.log" 2>&1
+        echo "exit $?" | tee -a "$O/summary.txt"
+        grep -E 'median|phases' "$O/msm_${args%% *}.log" | tee -a "$O/summary.txt"
+      done
+      ;;
+    ntt)
+      log "ntt 2^27"
+      timeout 200 "$B/bench/gpu/cuzk_bench_ntt" --sizes 27 --reps 5 >"$O/ntt.log" 2>&1
+      echo "exit $?" | tee -a "$O/summary.txt"
+      grep -E '^\|' "$O/ntt.log" | tee -a "$O/summary.txt"
+      ;;
+    prove)
+      for spec in 24 26 27 27:8G; do
+        k=${spec%%:*}
+        budget=""
+        [ "$spec" != "$k" ] && budget="--vram-budget ${spec#*:}"
+        log "prove 2^$k $budget"
+        # shellcheck disable=SC2086
+        timeout 300 "$B/cli/cuzk" bench prove --circuit synthetic --log-domain "$k" --fake-key --backend cuda \
+          --warmup --repeat 2 --pin-assignment $budget --json "$O/prove_$k${budget:+_8g}.json" \
+          >"$O/prove_$k${budget:+_8g}.log" 2>&1
+        echo "exit $?" | tee -a "$O/summary.txt"
+        tail -3 "$O/prove_$k${budget:+_8g}.log" | tee -a "$O/summary.txt"
+      done
+      ;;
+    *) echo "unknown step $step" | tee -a "$O/summary.txt" ;;
+  esac
+done
