@@ -22,6 +22,7 @@
 #include "filecoin/vanilla/post_proof.hpp"
 #include "filecoin/vanilla/seal.hpp"
 #include "filecoin/vanilla/update.hpp"
+#include "tests/filecoin_vanilla/sealed_2kib.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -29,37 +30,11 @@ namespace {
 using filecoin::Domain;
 namespace vanilla = filecoin::vanilla;
 
-Domain filled(uint8_t v) {
-  Domain d;
-  d.fill(v);
-  d[31] &= 0x3f;
-  return d;
-}
-
-std::vector<uint8_t> sample_bytes(size_t n, uint8_t salt) {
-  std::vector<uint8_t> raw(n);
-  for (size_t i = 0; i < n; ++i) raw[i] = uint8_t(i * 131 + salt);
-  return raw;
-}
-
-std::string as_string(const std::vector<uint8_t>& b) { return {b.begin(), b.end()}; }
-
-struct Sector {
-  vanilla::TestSector sealed;
-  vanilla::UpdatedSector updated;
-};
-
-const Sector& sector() {
-  static const Sector s = [] {
-    Sector x;
-    x.sealed = vanilla::seal_test_sector(5, filecoin::prover_id_from_actor_id(1000), 42, filled(2), filled(3),
-                                         sample_bytes(2032, 7))
-                   .value();
-    x.updated = vanilla::update_test_sector(x.sealed, sample_bytes(2032, 99), 1).value();
-    return x;
-  }();
-  return s;
-}
+using vanilla::test::as_string;
+using vanilla::test::field_domain;
+using vanilla::test::pattern_bytes;
+// StackedDrg2KiBV1_1, miner f01000, sector 42; updated with other data at h = 1.
+const vanilla::test::Sealed2KiB& sector() { return vanilla::test::sealed_2kib(); }
 
 filecoin::ProofRequest porep_request() {
   filecoin::ProofRequest r;
@@ -73,14 +48,14 @@ filecoin::ProofRequest window_request() {
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::window_post;
   r.proof_id = type.id;
-  r.randomness = filled(9);
+  r.randomness = field_domain(9);
   r.vanilla = {as_string(filecoin::write_post_vanilla_proof(
       vanilla::post_vanilla_proof(sector().sealed, type, r.randomness).value()))};
   return r;
 }
 
 filecoin::ProofRequest update_request() {
-  const Sector& s = sector();
+  const auto& s = sector();
   auto proofs = vanilla::update_vanilla_proofs(vanilla::update_view(s.sealed, s.updated)).value();
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::update;
