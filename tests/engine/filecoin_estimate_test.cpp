@@ -30,11 +30,11 @@ namespace {
 using filecoin::Domain;
 namespace vanilla = filecoin::vanilla;
 
-using vanilla::test::as_string;
-using vanilla::test::field_domain;
-using vanilla::test::pattern_bytes;
+using filecoin::test::as_string;
+using filecoin::test::field_domain;
+using filecoin::test::pattern_bytes;
 // StackedDrg2KiBV1_1, miner f01000, sector 42; updated with other data at h = 1.
-const vanilla::test::Sealed2KiB& sector() { return vanilla::test::sealed_2kib(); }
+const filecoin::test::Sealed2KiB& sector() { return filecoin::test::sealed_2kib(); }
 
 filecoin::ProofRequest porep_request() {
   filecoin::ProofRequest r;

@@ -32,10 +32,10 @@ void expect_proves(const UpdatePartition& p) {
 
 TEST(Update8MiB, SealedSector) {
   const vanilla::TestSector sealed = vanilla::seal_test_sector(6, test::filled(4), 9, test::filled(5),
-                                                               test::filled(6), test::sample_bytes(4096, 1))
+                                                               test::filled(6), test::pattern_bytes(4096, 1))
                                          .value();
   const vanilla::UpdatedSector u =
-      vanilla::update_test_sector(sealed, test::sample_bytes(vanilla::fr32_unpadded_size(k8MiB), 3), 10)
+      vanilla::update_test_sector(sealed, test::pattern_bytes(vanilla::fr32_unpadded_size(k8MiB), 3), 10)
           .value();
   EXPECT_EQ(u.comm_r_old, sealed.comm_r);
   const std::vector<UpdatePartitionProof> proofs =

@@ -12,6 +12,7 @@
 #include "filecoin/vanilla/fr32.hpp"
 #include "filecoin/vanilla/seal.hpp"
 #include "filecoin/vanilla/update.hpp"
+#include "tests/filecoin_vanilla/sealed_2kib.hpp"
 
 namespace cuzk::filecoin::test {
 
@@ -93,12 +94,6 @@ inline Domain random_domain(std::mt19937_64& rng) {
   return d;
 }
 
-inline std::vector<uint8_t> sample_bytes(size_t n, uint8_t salt) {
-  std::vector<uint8_t> raw(n);
-  for (size_t i = 0; i < n; ++i) raw[i] = uint8_t(i * 131 + salt);
-  return raw;
-}
-
 inline Domain filled(uint8_t v) {
   Domain d;
   d.fill(v);
@@ -116,8 +111,8 @@ inline const Updated2KiB& updated_2kib() {
   static const Updated2KiB u = [] {
     Updated2KiB x;
     x.sealed =
-        vanilla::seal_test_sector(5, filled(1), 42, filled(2), filled(3), sample_bytes(2032, 7)).value();
-    x.updated = vanilla::update_test_sector(x.sealed, sample_bytes(2032, 99), 1).value();
+        vanilla::seal_test_sector(5, filled(1), 42, filled(2), filled(3), pattern_bytes(2032, 7)).value();
+    x.updated = vanilla::update_test_sector(x.sealed, pattern_bytes(2032, 99), 1).value();
     x.proofs = vanilla::update_vanilla_proofs(vanilla::update_view(x.sealed, x.updated)).value();
     return x;
   }();

@@ -132,7 +132,7 @@ TEST(UpdateChallenges, EachPartitionsChallengesLieInIt) {
 TEST(UpdateEncoding, FollowsItsDefinition) {
   const test::Updated2KiB& u = updated_2kib();
   const UpdatedSector& n = u.updated;
-  const std::vector<Domain> data = fr32_pad(test::sample_bytes(2032, 99), 64);
+  const std::vector<Domain> data = fr32_pad(test::pattern_bytes(2032, 99), 64);
   EXPECT_EQ(n.comm_c, u.sealed.comm_c);
   EXPECT_EQ(n.comm_r_old, u.sealed.comm_r);
   EXPECT_EQ(n.comm_r_last_old, u.sealed.comm_r_last);
@@ -156,7 +156,7 @@ TEST(UpdateEncoding, FollowsItsDefinition) {
   EXPECT_EQ(zero.comm_r_new, u.sealed.comm_r);
   EXPECT_EQ(update_test_sector(u.sealed, {}, 10).message(),
             "h = 10 is not allowed for a sector of 2048 bytes");
-  EXPECT_FALSE(update_test_sector(u.sealed, test::sample_bytes(2033, 1), 1).ok());
+  EXPECT_FALSE(update_test_sector(u.sealed, test::pattern_bytes(2033, 1), 1).ok());
 }
 
 TEST(UpdateEncoding, ApexLeavesAreTreeDRows) {

@@ -13,7 +13,7 @@
 #include "filecoin/vanilla/seal.hpp"
 #include "filecoin/vanilla/update.hpp"
 
-namespace cuzk::filecoin::vanilla::test {
+namespace cuzk::filecoin::test {
 
 // A domain of bytes v with the top two bits cleared, so that it reads as a field element.
 inline Domain field_domain(uint8_t v) {
@@ -33,20 +33,20 @@ inline std::vector<uint8_t> pattern_bytes(size_t n, uint8_t salt) {
 inline std::string as_string(const std::vector<uint8_t>& b) { return {b.begin(), b.end()}; }
 
 struct Sealed2KiB {
-  TestSector sealed;
-  UpdatedSector updated;
+  vanilla::TestSector sealed;
+  vanilla::UpdatedSector updated;
 };
 
 inline const Sealed2KiB& sealed_2kib() {
   static const Sealed2KiB s = [] {
     Sealed2KiB x;
-    x.sealed = seal_test_sector(5, prover_id_from_actor_id(1000), 42, field_domain(2), field_domain(3),
-                                pattern_bytes(2032, 7))
+    x.sealed = vanilla::seal_test_sector(5, prover_id_from_actor_id(1000), 42, field_domain(2),
+                                         field_domain(3), pattern_bytes(2032, 7))
                    .value();
-    x.updated = update_test_sector(x.sealed, pattern_bytes(2032, 99), 1).value();
+    x.updated = vanilla::update_test_sector(x.sealed, pattern_bytes(2032, 99), 1).value();
     return x;
   }();
   return s;
 }
 
-}  // namespace cuzk::filecoin::vanilla::test
+}  // namespace cuzk::filecoin::test
