@@ -29,15 +29,13 @@ BACKEND=${BACKEND:-cuda}
 O=${OUT:-device-curio-out}
 mkdir -p "$O"
 O=$(cd "$O" && pwd)
-if [ -d "$B/../lib" ]; then
-  lib=$(cd "$B/../lib" && pwd)
-  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+# shellcheck source=tools/device-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/device-common.sh"
+device_libs "$B"
 CUZK=$B/cli/cuzk
 CUZKD=$B/server/cuzkd
 BENCHD=$B/bench/curio/cuzkd-bench
 COMPARE=$B/bench/curio/cuzk-curio-compare
-log() { echo "== $(date -u +%T) $*" | tee -a "$O/summary.txt"; }
 die() { log "FAILED: $*"; exit 1; }
 
 case $SIZE in
@@ -45,14 +43,7 @@ case $SIZE in
   2k) proof=StackedDrg2KiBV1_1 circuit=porep-2k partitions=1 fake=${FAKE:-0} ;;
   *) die "SIZE is 32g or 2k, not $SIZE" ;;
 esac
-{
-  echo "date: $(date -u +%FT%TZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "size: $SIZE ($proof, $partitions partitions), rounds: $ROUNDS, backend: $BACKEND, fake key: $fake"
-  [ "$BACKEND" = cuda ] && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
-  echo "cpu: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
-} >"$O/env.txt"
-cat "$O/env.txt"
+device_env "size: $SIZE ($proof, $partitions partitions), rounds: $ROUNDS, backend: $BACKEND, fake key: $fake"
 for f in "$CUZK" "$COMPARE" "$( ((fake)) && echo "$BENCHD" || echo "$CUZKD")"; do
   [ -x "$f" ] || die "no $f (build it, or pack it with tools/device-pack.sh)"
 done

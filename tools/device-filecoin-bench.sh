@@ -25,20 +25,11 @@ shift $(($# < 1 ? $# : 1))
 steps=${*:-porep wpost winning snap engine engine-copies}
 O=${OUT:-device-filecoin-out}
 mkdir -p "$O"
-if [ -d "$B/../lib" ]; then
-  lib=$(cd "$B/../lib" && pwd)
-  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+# shellcheck source=tools/device-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/device-common.sh"
+device_libs "$B"
 CUZK=$B/cli/cuzk
-log() { echo "== $(date -u +%T) $*" | tee -a "$O/summary.txt"; }
-
-{
-  echo "date: $(date -u +%FT%TZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
-  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"
-} >"$O/env.txt"
-cat "$O/env.txt"
+device_env
 [ -x "$CUZK" ] || { echo "no $CUZK" | tee -a "$O/summary.txt"; exit 1; }
 
 # One partition: virtual inputs, their checks, synthesis on every core (where the circuit splits),

@@ -18,16 +18,11 @@ shift
 steps=${*:-msm ntt prove engine}
 O=${OUT:-device-headline-out}
 mkdir -p "$O"
-export LD_LIBRARY_PATH="$P/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 B=$P/b
-log() { echo "== $(date -u +%T) $*" | tee -a "$O/summary.txt"; }
-{
-  echo "date: $(date -u +%FT%TZ)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
-  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
-} >"$O/env.txt"
-cat "$O/env.txt"
+# shellcheck source=tools/device-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/device-common.sh"
+device_libs "$B"
+device_env
 
 for step in $steps; do
   case $step in

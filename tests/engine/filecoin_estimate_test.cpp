@@ -33,13 +33,12 @@ namespace vanilla = filecoin::vanilla;
 using filecoin::test::as_string;
 using filecoin::test::field_domain;
 using filecoin::test::pattern_bytes;
-// StackedDrg2KiBV1_1, miner f01000, sector 42; updated with other data at h = 1.
-const filecoin::test::Sealed2KiB& sector() { return filecoin::test::sealed_2kib(); }
+using filecoin::test::sealed_2kib;  // StackedDrg2KiBV1_1, miner f01000, sector 42, updated at h = 1
 
 filecoin::ProofRequest porep_request() {
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::seal;
-  r.vanilla = {filecoin::write_c1_json(vanilla::commit_phase1(sector().sealed).value())};
+  r.vanilla = {filecoin::write_c1_json(vanilla::commit_phase1(sealed_2kib().sealed).value())};
   return r;
 }
 
@@ -50,12 +49,12 @@ filecoin::ProofRequest window_request() {
   r.proof_id = type.id;
   r.randomness = field_domain(9);
   r.vanilla = {as_string(filecoin::write_post_vanilla_proof(
-      vanilla::post_vanilla_proof(sector().sealed, type, r.randomness).value()))};
+      vanilla::post_vanilla_proof(sealed_2kib().sealed, type, r.randomness).value()))};
   return r;
 }
 
 filecoin::ProofRequest update_request() {
-  const auto& s = sector();
+  const auto& s = sealed_2kib();
   auto proofs = vanilla::update_vanilla_proofs(vanilla::update_view(s.sealed, s.updated)).value();
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::update;
@@ -148,7 +147,7 @@ TEST(FilecoinEstimate, MoreThreadsNeverEstimateLess) {
 }
 
 TEST(FilecoinRequests, NiPorepIsRefusedWhenTheJobIsParsed) {
-  auto c1 = vanilla::commit_phase1(sector().sealed).value();
+  auto c1 = vanilla::commit_phase1(sealed_2kib().sealed).value();
   c1.registered_proof = "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep";
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::seal;

@@ -53,13 +53,12 @@ namespace vanilla = filecoin::vanilla;
 using filecoin::test::as_string;
 using filecoin::test::field_domain;
 using filecoin::test::pattern_bytes;
-// StackedDrg2KiBV1_1, miner f01000, sector 42; updated with other data at h = 1.
-const filecoin::test::Sealed2KiB& sector() { return filecoin::test::sealed_2kib(); }
+using filecoin::test::sealed_2kib;  // StackedDrg2KiBV1_1, miner f01000, sector 42, updated at h = 1
 
 filecoin::ProofRequest porep_request() {
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::seal;
-  r.vanilla = {filecoin::write_c1_json(vanilla::commit_phase1(sector().sealed).value())};
+  r.vanilla = {filecoin::write_c1_json(vanilla::commit_phase1(sealed_2kib().sealed).value())};
   r.prover_id = filecoin::prover_id_from_actor_id(1000);
   r.sector_id = 42;
   return r;
@@ -72,12 +71,12 @@ filecoin::ProofRequest post_request(filecoin::ProofKind kind, uint64_t proof_id)
   r.proof_id = type.id;
   r.randomness = field_domain(9);
   r.vanilla = {as_string(filecoin::write_post_vanilla_proof(
-      vanilla::post_vanilla_proof(sector().sealed, type, r.randomness).value()))};
+      vanilla::post_vanilla_proof(sealed_2kib().sealed, type, r.randomness).value()))};
   return r;
 }
 
 filecoin::ProofRequest update_request() {
-  const auto& s = sector();
+  const auto& s = sealed_2kib();
   const auto proofs = vanilla::update_vanilla_proofs(vanilla::update_view(s.sealed, s.updated)).value();
   filecoin::ProofRequest r;
   r.kind = filecoin::ProofKind::update;
